@@ -1,0 +1,1 @@
+"""hintline's benchmark suite: ``make bench`` (or ``python -m benchmarks [FILTER]``)."""

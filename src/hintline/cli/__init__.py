@@ -1,0 +1,73 @@
+"""The ``hintline`` command. Each subcommand lives in its own module ``hintline.cli._<name>``.
+
+A subcommand module defines ``register(subparsers)`` that adds its parser and sets
+``func=run`` with ``run(args) -> int``; heavy imports stay inside ``run`` so that
+``hintline clean`` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+# Order here is the order of `hintline --help`.
+SUBCOMMANDS = (
+    "clean",
+    "rules",
+    "scrub",
+    "trace",
+    "logs",
+    "explain",
+    "usage",
+    "serve",
+    "users",
+    "mcp",
+    "scan",
+)
+
+
+def _version() -> str:
+    from hintline import __version__
+    from hintline._engine import engine_name
+
+    return f"hintline {__version__} (engine: {engine_name()})"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser with every installed subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="hintline",
+        description="Turn any failure into one actionable, secret-free line.",
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"hintline.cli._{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"hintline.cli._{name}":
+                continue  # not written yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        print("hintline: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return code

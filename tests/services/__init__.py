@@ -1,0 +1,1 @@
+"""Session fixtures that start real services (one module per service, loaded by conftest)."""
