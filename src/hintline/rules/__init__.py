@@ -1,10 +1,28 @@
-"""The rule table. Global precedence lives here, and only here: the first listed rule wins."""
+"""The rule table. Global precedence lives here, and only here: the first listed rule wins.
+
+Specific before generic: database constraint and schema errors first (they are often wrapped in a
+runtime's exception line), payload validation and agent-protocol errors, then runtime errors per
+language, then HTTP, filesystem and system faults, whose words are the most generic.
+"""
 
 from __future__ import annotations
 
+from hintline.rules import db, fs, http, jvm, native, node, payload, php, python, system, tools
 from hintline.rules._model import Example, Rule
 
 __all__ = ["RULES", "Example", "Rule"]
 
-RULES: tuple[Rule, ...] = ()
+RULES: tuple[Rule, ...] = (
+    *db.RULES,
+    *payload.RULES,
+    *tools.RULES,
+    *python.RULES,
+    *node.RULES,
+    *jvm.RULES,
+    *native.RULES,
+    *php.RULES,
+    *http.RULES,
+    *fs.RULES,
+    *system.RULES,
+)
 """Every rule, in priority order."""
