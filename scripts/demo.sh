@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
+export PYTHONPATH="$PWD/src:$PWD${PYTHONPATH:+:$PYTHONPATH}"
 $BIN/hintline --version
 for f in examples/errors/*.txt; do
     [ -e "$f" ] || continue

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
+export PYTHONPATH="$PWD/src:$PWD${PYTHONPATH:+:$PYTHONPATH}"
 echo "== ruff"; $BIN/ruff check src tests scripts benchmarks examples
 echo "== mypy"; $BIN/mypy
 if [ -f scripts/gen_rule_docs.py ]; then
