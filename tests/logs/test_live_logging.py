@@ -14,7 +14,7 @@ from hintline.cli import main
 
 def _raise_key_error() -> None:
     customer: dict[str, str] = {}
-    customer["id"]  # noqa: B018 - the error is the point
+    customer["id"]
 
 
 def _write_errors(logger: logging.Logger) -> None:
