@@ -111,33 +111,22 @@ class Trace:
 
     @property
     def root_cause(self) -> ExceptionInfo | None:
-        """The innermost exception of the main chain.
+        """The innermost exception: the last one that is not on a ``suppressed`` side branch.
 
-        From the outermost exception, follow its ``cause``/``context`` link down (the last
-        ``Caused by:`` in Java, the first traceback Python prints); where an exception group or
-        AggregateError has no cause, follow its first member. Suppressed exceptions are side
-        branches and never the root cause.
+        For a Java chain it is the last ``Caused by:``; for Python the first traceback printed;
+        for an exception group or AggregateError without a cause, its last member.
         """
         excs = self.exceptions
-        if not excs:
-            return None
-        current = 0
-        for _ in range(len(excs)):
-            nxt = None
-            member = None
-            for i in range(current + 1, len(excs)):
-                exc = excs[i]
-                if exc.parent == current:
-                    if exc.relation in ("cause", "context"):
-                        nxt = i
-                    elif exc.relation == "group" and member is None:
-                        member = i
-            if nxt is None:
-                nxt = member
-            if nxt is None:
-                break
-            current = nxt
-        return excs[current]
+        side = [False] * len(excs)
+        for i, exc in enumerate(excs):
+            parent = exc.parent
+            side[i] = exc.relation == "suppressed" or (
+                parent is not None and 0 <= parent < i and side[parent]
+            )
+        for i in range(len(excs) - 1, -1, -1):
+            if not side[i]:
+                return excs[i]
+        return None
 
     @property
     def outermost(self) -> ExceptionInfo | None:
