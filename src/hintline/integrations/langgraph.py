@@ -31,6 +31,7 @@ from hintline.exceptions import GuardTripped, MissingExtraError
 try:
     from langchain_core.messages import ToolMessage
     from langchain_core.tools import BaseTool
+    from langgraph.errors import GraphBubbleUp
     from langgraph.prebuilt import ToolNode
     from langgraph.prebuilt.tool_node import ToolCallRequest
     from langgraph.types import Command
@@ -103,7 +104,9 @@ def guard_tool_call(guard: AgentGuard) -> Callable[[ToolCallRequest, Handler], R
 
     def wrap(request: ToolCallRequest, execute: Handler) -> Result:
         name, args, call_id = _call_parts(request)
-        outcome = guard.call(name, args, lambda: _checked(execute(request)))
+        outcome = guard.call(
+            name, args, lambda: _checked(execute(request)), passthrough=(GraphBubbleUp,)
+        )
         return _finish(outcome, name, call_id)
 
     return wrap
@@ -120,7 +123,7 @@ def aguard_tool_call(
         async def run() -> Result:
             return _checked(await execute(request))
 
-        outcome = await guard.acall(name, args, run)
+        outcome = await guard.acall(name, args, run, passthrough=(GraphBubbleUp,))
         return _finish(outcome, name, call_id)
 
     return wrap
