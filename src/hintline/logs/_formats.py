@@ -154,14 +154,18 @@ def _fallback_type(trace_text: str, message: str) -> str | None:
     if causes:
         return str(causes[-1])
     if "Traceback (most recent call last):" in text:
-        last_block = text.rsplit("Traceback (most recent call last):", 1)[1]
-        found = [m for m in _PY_LAST.findall(last_block) if m not in ("During", "The")]
+        # Python prints the innermost cause first; its block ends at the chaining sentence.
+        first = text.split("Traceback (most recent call last):", 1)[1]
+        first = re.split(r"\n\s*(?:The above exception|During handling)", first, maxsplit=1)[0]
+        found = [m for m in _PY_LAST.findall(first) if m not in ("During", "The")]
         if found:
             return str(found[-1])
-    for pattern in (_PHP_OBJECT, _PHP_UNCAUGHT):
-        m = pattern.search(text)
-        if m:
-            return m.group(1)
+    objects = _PHP_OBJECT.findall(text)  # Monolog: the previous exceptions follow the outer one
+    if objects:
+        return str(objects[-1])
+    m = _PHP_UNCAUGHT.search(text)
+    if m:
+        return m.group(1)
     m = _GENERIC.search(text)
     if m:
         return m.group(1) or m.group(2)
