@@ -22,7 +22,7 @@ class TestRealLogs:
         want = list(reversed(case.records()))
         got = logs.read(case.path, limit=None)
         assert len(got) == len(want)
-        for w, g in zip(want, got):
+        for w, g in zip(want, got, strict=True):
             assert g.level == w["level"]
             assert g.message.splitlines()[0] == w["message"]
             assert short(g.exception_type) == short(w[case.class_field])

@@ -142,7 +142,11 @@ _CAUSED_BY = re.compile(r"^Caused by: ([\w$.]+)", re.MULTILINE)
 _PY_LAST = re.compile(r"^([A-Za-z_][\w.]*)(?::\s|:?$)", re.MULTILINE)
 _PHP_OBJECT = re.compile(r"\[object\] \(([\w\\]+)\(code: ")
 _PHP_UNCAUGHT = re.compile(r"Uncaught ([\w\\]+)")
-_GENERIC = re.compile(r"([A-Za-z_\\][\w\\.$]*(?:Exception|Error|Throwable|Fault|Failure)\b[\w\\.$]*)\s*[:(]|^([A-Za-z_\\][\w\\.$]*(?:Exception|Error))\s*$", re.MULTILINE)
+_GENERIC = re.compile(
+    r"(?<![\w\\.$])([A-Za-z_\\][\w\\.$]{0,200}?(?:Exception|Error|Throwable|Fault|Failure)\b[\w\\.$]{0,100})\s*[:(]"
+    r"|^([A-Za-z_\\][\w\\.$]{0,200}?(?:Exception|Error))\s*$",
+    re.MULTILINE,
+)
 
 
 def _fallback_type(trace_text: str, message: str) -> str | None:
@@ -150,6 +154,8 @@ def _fallback_type(trace_text: str, message: str) -> str | None:
     text = trace_text or message
     if not text:
         return None
+    if len(text) > 16384:  # the class sits near either end; keep the regexes linear on huge records
+        text = text[:8192] + "\n" + text[-8192:]
     causes = _CAUSED_BY.findall(text)
     if causes:
         return str(causes[-1])
