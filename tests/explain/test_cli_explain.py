@@ -69,6 +69,23 @@ class TestLabelsAndZones:
             assert DB_PASSWORD.encode() not in text
             assert TOKEN_IN_PATH.encode() not in text
 
+    def test_anchored_heading_from_a_real_trace(self, real, tmp_path, capsys):
+        """The log reader's trace, in_app settled by the project root: citing the project's
+        frame #3 (parse_order) is anchored; citing the stdlib throw site #0 is a guess."""
+        with openai_stub() as stub:
+            config = write_config(tmp_path, stub.base_url)
+            stub.content = '{"cause": "malformed order JSON", "next_step": "validate", "frame": 3}'
+            assert main(run(real, config)) == 0
+            out = capsys.readouterr().out
+            assert "  #3 app/orders.py:5 in parse_order\n" in out
+            assert ("Hint (anchored in the project's code): #3 app/orders.py:5 in parse_order "
+                    "is the project's own code") in out
+            stub.content = '{"cause": "decoder bug", "next_step": "none", "frame": 0}'
+            assert main(run(real, config)) == 0
+            out = capsys.readouterr().out
+            assert "Guess (not anchored in the project's code): #0 " in out
+            assert "json/decoder.py:353 in raw_decode is not the project's code" in out
+
     def test_guess_is_printed_under_its_heading(self, real, tmp_path, capsys):
         """The text output shows the guess heading with its reason."""
         with openai_stub() as stub:
