@@ -22,6 +22,8 @@ from hintline.scrub._names import (
 
 __all__ = ["SECRETS", "build_secrets"]
 
+# Masks other tools already put there (httpx's [secure], Sentry's [Filtered]) stay as they are.
+_MASKED = r"(?!\[(?i:secure|redacted|filtered|masked|hidden)\])"
 # A bare (unquoted) value ends at whitespace, a quote, a bracket or a list separator.
 _BARE = r"[^\s\"'`,;&<>()\[\]{}]+"
 # Values that say "no secret here"; masking them would only hide information.
@@ -31,8 +33,8 @@ _NOT_A_VALUE = (
 )
 _QUOTED_VALUE = (
     r"(?:\\\"(?!-----BEGIN)(?P<eq>(?:[^\"\\\r\n]|\\(?!\")[^\r\n])+)"  # \"…\" inside an escaped JSON string
-    r"|\"(?!-----BEGIN)(?P<dq>(?:[^\"\\\r\n]|\\[^\r\n])+)"
-    r"|'(?!-----BEGIN)(?P<sq>(?:[^'\\\r\n]|\\[^\r\n])+))"
+    r"|\"(?!-----BEGIN)(?!\[(?i:secure|redacted|filtered|masked|hidden)\]\")(?P<dq>(?:[^\"\\\r\n]|\\[^\r\n])+)"
+    r"|'(?!-----BEGIN)(?!\[(?i:secure|redacted|filtered|masked|hidden)\]')(?P<sq>(?:[^'\\\r\n]|\\[^\r\n])+))"
 )
 # 40 random characters; the value of an AWS secret access key.
 _AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
@@ -177,7 +179,7 @@ _FIXED: tuple[SecretPattern, ...] = (
             r"(?<![A-Za-z0-9-])(?i:(?:proxy-)?authorization)\\?[\"']?\s*[:=]\s*\\?[\"']?"
             r"(?:(?i:bearer|basic|token|apikey|api-key|dpop|sso-key|key)\s+(?P<token>[^\s\"'`,;}\]\\]+)"
             r"|(?:(?i:digest|negotiate|ntlm|aws4-hmac-sha256|hoba|mutual|scram-sha-\d+)\s+)?"
-            r"(?P<secret>[^\s\"'`}\\][^\r\n\"'`}\\]*))"
+            rf"{_MASKED}(?P<secret>[^\s\"'`}}\\][^\r\n\"'`}}\\]*))"
         ),
         groups=("token", "secret"),
         why="Authorization and Proxy-Authorization headers in dumped requests and dict reprs; the scheme (Bearer, Basic, Token, Digest) stays.",
@@ -189,6 +191,7 @@ _FIXED: tuple[SecretPattern, ...] = (
             "authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
         ),
         near_misses=(
+            "Headers({'host': '127.0.0.1:8000', 'authorization': '[secure]'})",
             "Authorization header is missing",
             "authorization failed for user app",
         ),
