@@ -11,12 +11,14 @@ import os
 import re
 import zlib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 __all__ = [
     "BLOCK",
     "MAX_RECORD",
+    "Prefilter",
     "forward_lines",
     "forward_records",
     "head_lines",
@@ -157,11 +159,56 @@ def forward_records(
         yield _cut(b"".join(parts))
 
 
+@dataclass(frozen=True, slots=True)
+class Prefilter:
+    """What the first line of a wanted record contains.
+
+    Attributes:
+        pattern: matches the wanted text (at a position, with ``literals``; else searched).
+        literals: byte strings one of which starts every match, found with ``bytes.find``
+            (much faster than a regex search); empty to search ``pattern`` instead.
+        window: how far into the line the match may start (``None``: anywhere).
+    """
+
+    pattern: re.Pattern[bytes]
+    literals: tuple[bytes, ...] = ()
+    window: int | None = None
+
+
+def _matches(data: bytes, pre: Prefilter) -> list[int]:
+    if not pre.literals:
+        return [m.start() for m in pre.pattern.finditer(data)]
+    found: list[int] = []
+    for literal in pre.literals:
+        pos = data.find(literal)
+        while pos >= 0:
+            before = data[pos - 1: pos]
+            if not (before.isalnum() or before in (b"_", b"-")) and pre.pattern.match(data, pos):
+                found.append(pos)
+            pos = data.find(literal, pos + 1)
+    found.sort()
+    return found
+
+
+def _wanted_starts(data: bytes, start: re.Pattern[bytes], pre: Prefilter) -> list[int]:
+    """Offsets of the record-opening lines of ``data`` whose first line matches ``pre``."""
+    hits: list[int] = []
+    last = -1
+    for pos in _matches(data, pre):
+        line = data.rfind(b"\n", 0, pos) + 1
+        if line == last or (pre.window is not None and pos - line > pre.window):
+            continue
+        last = line
+        if start.match(data, line):
+            hits.append(line)
+    return hits
+
+
 def reverse_records(
     f: BinaryIO,
     start: re.Pattern[bytes],
     *,
-    wanted: re.Pattern[bytes] | None = None,
+    wanted: Prefilter | None = None,
     progress: Progress | None = None,
 ) -> Iterator[bytes]:
     """Records of a seekable file, newest (last) first, read backwards in ``BLOCK`` chunks.
@@ -169,8 +216,8 @@ def reverse_records(
     Args:
         f: the open file (not compressed).
         start: matches at the beginning of a line that opens a record (``(?m)^…``).
-        wanted: optional, matches at the beginning of the records worth yielding (a cheap,
-            permissive pre-filter such as "a header with an error level"); other records are
+        wanted: optional, matches somewhere in the first line of the records worth yielding
+            (a cheap, permissive pre-filter such as an error level word); other records are
             skipped without being split out, which keeps full scans fast.
         progress: called with the number of bytes consumed.
     """
@@ -205,7 +252,7 @@ def reverse_records(
                 yield _cut(data[s:] + tail) if i == last else _cut(data[s:e])
             tail = data[: starts[0]]
         else:
-            hits = [m.start() for m in wanted.finditer(data)]
+            hits = _wanted_starts(data, start, wanted)
             first = start.search(data)
             if first is None:
                 tail = _cut(data + tail)
