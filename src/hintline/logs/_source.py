@@ -19,8 +19,8 @@ __all__ = [
     "BLOCK",
     "MAX_RECORD",
     "Prefilter",
+    "forward_block_records",
     "forward_lines",
-    "forward_records",
     "head_lines",
     "is_gzip",
     "open_binary",
@@ -132,33 +132,6 @@ def head_lines(path: Path, *, max_lines: int = 200, max_bytes: int = 1 << 16) ->
     return lines
 
 
-def forward_records(
-    lines: Iterator[bytes], start: re.Pattern[bytes], *, progress: Progress | None = None
-) -> Iterator[bytes]:
-    """Group lines into records: a line matching ``start`` opens one; any other line continues it.
-
-    Lines before the first record start (the end of a record rotated into the previous file)
-    are dropped.
-    """
-    parts: list[bytes] = []
-    size = 0
-    for line in lines:
-        if progress is not None:
-            progress(len(line))
-        if start.match(line):
-            if parts:
-                yield _cut(b"".join(parts))
-            parts, size = [line], len(line)
-        elif parts:
-            if size < MAX_RECORD * 2:
-                parts.append(line)
-                size += len(line)
-            else:
-                parts[-1:] = [_cut(parts[-1] + line)]
-    if parts:
-        yield _cut(b"".join(parts))
-
-
 @dataclass(frozen=True, slots=True)
 class Prefilter:
     """What the first line of a wanted record contains.
@@ -202,6 +175,65 @@ def _wanted_starts(data: bytes, start: re.Pattern[bytes], pre: Prefilter) -> lis
         if start.match(data, line):
             hits.append(line)
     return hits
+
+
+def _last_start(data: bytes, start: re.Pattern[bytes]) -> int | None:
+    """Offset of the last line of ``data`` (whole lines) that opens a record, or ``None``."""
+    end = len(data)
+    while end > 0:
+        line = data.rfind(b"\n", 0, end - 1) + 1
+        if start.match(data, line):
+            return line
+        end = line
+    return None
+
+
+def _records_in(data: bytes, start: re.Pattern[bytes], wanted: Prefilter | None) -> Iterator[bytes]:
+    """The (wanted) records of ``data``, whole lines ending at a record boundary, in order."""
+    if wanted is None:
+        hits = [m.start() for m in start.finditer(data)]
+    else:
+        hits = _wanted_starts(data, start, wanted)
+    for s in hits:
+        nxt = start.search(data, s + 1)
+        yield _cut(data[s: nxt.start() if nxt else len(data)])
+
+
+def forward_block_records(
+    f: BinaryIO,
+    start: re.Pattern[bytes],
+    *,
+    wanted: Prefilter | None = None,
+    progress: Progress | None = None,
+) -> Iterator[bytes]:
+    """Records of a stream (plain or decompressing), oldest first, read forward in ``BLOCK`` chunks.
+
+    A line matching ``start`` opens a record; other lines continue it; lines before the first
+    record start (the end of a record rotated into the previous file) are dropped. Records are
+    found with block-wide searches, not a Python loop over lines; with ``wanted`` the others are
+    skipped unbuilt.
+    """
+    buf = b""
+    while True:
+        try:
+            chunk = f.read(BLOCK)
+        except _GZIP_ERRORS:
+            chunk = b""
+        if progress is not None and chunk:
+            progress(len(chunk))
+        if not chunk:
+            if buf:
+                yield from _records_in(buf if buf.endswith(b"\n") else buf + b"\n", start, wanted)
+            return
+        buf += chunk
+        whole = buf.rfind(b"\n") + 1
+        last = _last_start(buf[:whole], start) if whole else None
+        if last is None or last == 0:
+            if len(buf) > 4 * MAX_RECORD:  # one record (or line) without end: keep its ends
+                buf = buf[:MAX_RECORD] + _ELLIPSIS + buf[-MAX_RECORD:]
+            continue
+        yield from _records_in(buf[:last], start, wanted)
+        buf = buf[last:]
 
 
 def reverse_records(
