@@ -194,7 +194,6 @@ class TestHeaders:
     def test_session_cookie_flags(self, site: Site) -> None:
         """HttpOnly and SameSite=strict always; Secure when served over TLS."""
         with site.client() as c:
-            c.get("/login")
             cookie = c.get("/login").headers.get("set-cookie", "")
             assert "httponly" in cookie.lower()
             assert "samesite=strict" in cookie.lower()

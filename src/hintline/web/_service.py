@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hintline.hint import clean
+from hintline.logs import Entry, entry_fingerprint, hint_for
 from hintline.scrub import scrub
 
 __all__ = ["EntryView", "HintResult", "Listing", "explain_key", "list_entries", "recent_usage"]
@@ -58,24 +58,18 @@ def _s(value: object) -> str:
     return scrub("" if value is None else str(value))
 
 
-def _view(entry: object, count: int = 1) -> EntryView:
-    ts = getattr(entry, "timestamp", None)
+def _view(entry: Entry, count: int = 1) -> EntryView:
+    ts = entry.timestamp
     return EntryView(
-        key=_s(getattr(entry, "key", "")),
+        key=_s(entry.key),
         timestamp=_s(ts.isoformat(sep=" ", timespec="seconds") if ts is not None else "—"),
-        level=_s(getattr(entry, "level", "")),
-        component=_s(getattr(entry, "component", "") or ""),
-        exception_type=_s(getattr(entry, "exception_type", "") or ""),
-        message=_s(getattr(entry, "message", ""))[:500],
-        hint=clean(str(getattr(entry, "raw", "") or getattr(entry, "message", ""))).text,
+        level=_s(entry.level),
+        component=_s(entry.component or ""),
+        exception_type=_s(entry.exception_type or ""),
+        message=_s(entry.message)[:500],
+        hint=hint_for(entry).text,
         count=count,
     )
-
-
-def _fingerprint(entry: object) -> str:
-    from hintline import fingerprint as fp
-
-    return str(fp.fingerprint(clean(str(getattr(entry, "raw", ""))), getattr(entry, "trace", None)))
 
 
 def list_entries(
@@ -89,7 +83,7 @@ def list_entries(
         entries = logs.read(list(paths), limit=max(_WINDOW, (page + 1) * page_size + 1), search=search)
     except (OSError, ValueError, HintlineError) as exc:
         return Listing(entries=(), has_next=False, error=_s(f"cannot read logs: {exc}"))
-    prints = [_fingerprint(e) for e in entries]
+    prints = [entry_fingerprint(e) for e in entries]
     counts = Counter(prints)
     start = page * page_size
     chosen = list(zip(entries, prints, strict=True))[start : start + page_size]
