@@ -103,7 +103,7 @@ def explain_key(
 ) -> HintResult:
     """Find the entry by its key (never its position) and ask the model about it."""
     from hintline import logs
-    from hintline.exceptions import HintlineError
+    from hintline.exceptions import ExplainRefused, HintlineError
     from hintline.explain import explain
 
     entry = logs.find(list(paths), key) if key else None
@@ -117,33 +117,44 @@ def explain_key(
             config_path=config_path,
             project_root=project_root,
         )
+    except ExplainRefused as exc:
+        return HintResult(entry=view, label="refused", note=_s(exc))
     except HintlineError as exc:
         return HintResult(entry=view, label="error", note=_s(exc))
-    return _result(view, answer)
-
-
-def _result(view: EntryView, answer: object) -> HintResult:
-    if getattr(answer, "refused", False):
-        return HintResult(entry=view, label="refused", note=_s(getattr(answer, "refusal", "")))
-    frame = getattr(answer, "frame", None)
     where = ""
-    if frame is not None:
-        where = f"{getattr(frame, 'file', '?')}:{getattr(frame, 'line', '?')} in {getattr(frame, 'function', '?')}"
-    notes = []
-    if getattr(answer, "message_withheld", False):
-        notes.append("Made without the error message: this provider's zone may not receive it.")
+    if answer.cited is not None:
+        f = answer.cited
+        where = f"{f.file or '?'}:{f.line if f.line is not None else '?'} in {f.function or '?'}"
     return HintResult(
         entry=view,
-        label="anchored" if getattr(answer, "anchored", False) else "guess",
-        cause=_s(getattr(answer, "cause", "")),
-        next_step=_s(getattr(answer, "next_step", "")),
+        label="anchored" if answer.anchored else "guess",
+        cause=_s(answer.cause),
+        next_step=_s(answer.next_step),
         frame=_s(where),
-        note=" ".join(notes),
+        note=_s(answer.withheld_note or ""),
     )
 
 
 def recent_usage(*, config_path: str | None, limit: int = 20) -> list[dict[str, str]]:
-    """The recent model calls attributed to ``exception_hint``."""
-    from hintline.explain import recent_usage as usage
+    """The recent model calls attributed to ``exception_hint``, newest first."""
+    from hintline.explain import FEATURE, load_settings, open_usage_store
 
-    return [{k: _s(v) for k, v in row.items()} for row in usage(limit=limit, config_path=config_path)]
+    store = open_usage_store(load_settings(config_path).usage)
+    rows = []
+    for r in store.recent(limit):
+        if r.feature != FEATURE:
+            continue
+        tokens = "/".join("—" if t is None else str(t) for t in (r.prompt_tokens, r.completion_tokens))
+        rows.append(
+            {
+                "time": r.at.isoformat(sep=" ", timespec="seconds"),
+                "configuration": r.configuration,
+                "model": r.model,
+                "zone": r.zone,
+                "tokens in/out": tokens,
+                "ms": str(r.duration_ms),
+                "outcome": r.outcome,
+                "entry": r.entry_key or "",
+            }
+        )
+    return [{k: _s(v) for k, v in row.items()} for row in rows]
