@@ -135,7 +135,7 @@ class TestFrames:
         )
         payload = build_payload(make_entry(frames=deep), config(TrustZone.LOCAL), project_root=ROOT)
         assert len(payload.frames) == MAX_FRAMES
-        assert payload.origin[0] is deep[0]
+        assert payload.origin[0] == deep[0]
         assert sum(f.in_app for f in payload.origin) == 5
         assert [f.index for f in payload.frames] == list(range(MAX_FRAMES))
         order = [deep.index(f) for f in payload.origin]
