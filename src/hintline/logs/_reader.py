@@ -23,8 +23,8 @@ from hintline.logs._json import merge_journal
 from hintline.logs._levels import level_rank
 from hintline.logs._model import Entry
 from hintline.logs._source import (
+    forward_block_records,
     forward_lines,
-    forward_records,
     is_gzip,
     open_binary,
     reverse_records,
@@ -170,7 +170,7 @@ def _entries(
             yield from entries(reverse_records(f, start, wanted=wanted, progress=progress))
         return
     with open_binary(path) as f:
-        found = entries(forward_records(forward_lines(f), start, progress=progress))
+        found = entries(forward_block_records(f, start, wanted=wanted, progress=progress))
         if not reverse:
             yield from found
             return
