@@ -96,7 +96,9 @@ class TestRotation:
         """A rotated file whose head is unrecognisable is read in the base log's format."""
         shutil.copy(FIXTURES / "logback" / "app.log", tmp_path / "app.log")
         tail = (FIXTURES / "logback" / "app.log").read_bytes().split(b"\n", 3)[3]
-        (tmp_path / "app.log.1").write_bytes(b"\tat truncated.Frame(Main.java:1)\n" * 3 + tail)
+        (tmp_path / "app.log.1").write_bytes(b"\tat truncated.Frame(Main.java:1)\n" * 250 + tail)
+        with pytest.raises(logs.LogFormatError):
+            logs.detect_format(tmp_path / "app.log.1")
         entries = logs.read(tmp_path / "app.log", limit=None)
         assert {Path(e.source).name for e in entries} == {"app.log", "app.log.1"}
         assert {e.format for e in entries} == {"logback"}
