@@ -177,6 +177,18 @@ def _entries(
         yield from reversed(list(found))
 
 
+def _plan(group: list[Path], format: str | None) -> list[tuple[Path, str]]:
+    """Each file with its format; a rotated file that cannot be detected takes the log's own."""
+    base = format or detect_format(group[0])
+    plan = [(group[0], base)]
+    for sibling in group[1:]:
+        try:
+            plan.append((sibling, format or detect_format(sibling)))
+        except LogFormatError:
+            plan.append((sibling, base))
+    return plan
+
+
 def iter_newest(
     paths: PathArg,
     *,
@@ -211,7 +223,7 @@ def iter_newest(
         if progress is not None:
             progress(min(done[0], total), total)
 
-    plans = [[(f, format or detect_format(f)) for f in group] for group in groups]
+    plans = [_plan(group, format) for group in groups]
 
     def accept(entry: Entry) -> bool:
         ts = entry.timestamp
