@@ -145,8 +145,9 @@ def _results(message: JSONDict) -> list[tuple[JSONDict, str, bool]]:
         found.append((message, "content", _is_error_text(_text_of(message.get("content")))))
     elif message.get("type") == "function_call_output":
         found.append((message, "output", _is_error_text(_text_of(message.get("output")))))
-    elif isinstance(message.get("content"), list):
-        for block in message["content"]:  # type: ignore[union-attr]
+    else:
+        content = message.get("content")
+        for block in content if isinstance(content, list) else []:
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 found.append((block, "content", block.get("is_error") is True))
     return found
