@@ -105,7 +105,9 @@ class InAppPolicy:
                 rel = path[len(self.root) :]
                 return not rel.startswith(("var/", "vendor/"))
             if _is_relative(path):
-                return not path.lstrip("./").startswith(("var/", "vendor/"))
+                if "../" in path:
+                    return False  # outside the project (glibc's ./csu/../csu/libc-start.c)
+                return not path.removeprefix("./").startswith(("var/", "vendor/"))
         if self.packages and name:
             return _in_packages(self.packages, name)
         return False
