@@ -216,7 +216,10 @@ _LEADING_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")
 _SCOPED_FLAGS = re.compile(r"\(\?([aiLmsux]*)(?:-([imsx]+))?:")
 _ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _QUANTIFIERS = frozenset("?*+{")
-_EMPTY_MIN = re.compile(r"\{,(\d+)\}")
+_BOUNDED = re.compile(r"\{(\d*)(,?)(\d*)\}")
+_MAX_BOUND = 8
+"""Bounded repeats longer than this become unbounded for Hyperscan: ``x{1,128}`` is costly to
+compile in UTF-8 mode and ``x{1,}`` only widens the match."""
 
 
 class _Untranslatable(Exception):
@@ -267,6 +270,16 @@ def _escape(pattern: str, i: int, in_class: bool, negated: bool, ascii_only: boo
     if nxt in "uUN":
         raise _Untranslatable
     return esc
+
+
+def _repeat(low: str, comma: str, high: str) -> str:
+    """A repeat ``{low,high}`` for Hyperscan: Python's ``{,n}`` spelled out, long ones unbounded."""
+    lo = int(low or 0)
+    if not comma:
+        return f"{{{lo}}}" if lo <= _MAX_BOUND else f"{{{lo},}}"
+    if high and int(high) <= _MAX_BOUND:
+        return f"{{{lo},{int(high)}}}"
+    return f"{{{lo},}}"
 
 
 def _group_end(pattern: str, start: int) -> int:
@@ -343,10 +356,10 @@ def _translate(pattern: str, ascii_only: bool) -> str:
             if pattern.startswith(("(?P=", "(?("), i):
                 raise _Untranslatable  # backreferences and conditionals
         if c == "{":
-            empty_min = _EMPTY_MIN.match(pattern, i)
-            if empty_min:
-                out.append("{0," + empty_min.group(1) + "}")
-                i = empty_min.end()
+            bounded = _BOUNDED.match(pattern, i)
+            if bounded and (bounded.group(1) or bounded.group(3)):
+                out.append(_repeat(*bounded.groups()))
+                i = bounded.end()
                 continue
         out.append(c)
         i += 1
