@@ -54,7 +54,7 @@ def build_trace(
         if len(raw_frames) > MAX_FRAMES:
             omitted += len(raw_frames) - MAX_FRAMES
             raw_frames = raw_frames[:MAX_FRAMES]
-        frames = []
+        frames: list[Frame] = []
         append = frames.append
         for raw_frame in raw_frames:
             f = made.get(raw_frame)
