@@ -51,11 +51,16 @@ def make_log(path: Path, size_mb: int) -> Path:
     start = datetime(2026, 11, 1)
     n = 0
     written = 0
+    second, prefix = -1, ""
     with path.open("w", encoding="utf-8") as f:
         while written < target:
             chunk: list[str] = []
             for _ in range(10_000):
-                stamp = (start + timedelta(milliseconds=n * 7)).strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
+                ms = n * 7
+                if ms // 1000 != second:  # one strftime per second of log time
+                    second = ms // 1000
+                    prefix = (start + timedelta(seconds=second)).strftime("%Y-%m-%d %H:%M:%S")
+                stamp = f"{prefix},{ms % 1000:03d}"
                 if n % ERROR_EVERY == ERROR_EVERY - 1:
                     chunk.append(f"{stamp} ERROR [shop.worker] order {n} failed\n{_TRACE}")
                 else:

@@ -112,6 +112,18 @@ def start_pattern(fmt: str) -> re.Pattern[bytes]:
     return re.compile(f"(?m)^(?:{START[fmt]})".encode())
 
 
+# The level words each text format's library prints. A custom level (logging.addLevelName) is
+# not looked for by the pre-filter: read such a log with min_level=None and filter the entries.
+_PSR3 = ("EMERGENCY", "ALERT", "CRITICAL", "ERROR", "WARNING", "NOTICE", "INFO", "DEBUG")
+_VOCABULARY = {
+    "python": ("CRITICAL", "FATAL", "ERROR", "WARNING", "WARN", "INFO", "DEBUG", "NOTSET"),
+    "logback": ("ERROR", "WARN", "INFO", "DEBUG", "TRACE"),
+    "log4j": ("FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE"),
+    "monolog": _PSR3,
+    "typo3": _PSR3,
+}
+
+
 @cache
 def wanted_pattern(fmt: str, min_rank: int) -> Prefilter | None:
     """A permissive pre-filter for the first line of records at ``min_rank`` or above, or ``None``."""
@@ -125,7 +137,10 @@ def wanted_pattern(fmt: str, min_rank: int) -> Prefilter | None:
         return Prefilter(re.compile(pattern.encode()))
     if fmt in ("journald", "plain"):
         return None  # journald merges entries; plain records may carry a trace without a level
-    # Upper-case level words: found by bytes.find on the shortest spelling of each (ERR finds ERROR).
+    # Upper-case level words the library prints: found by bytes.find on the shortest spelling of
+    # each (ERR finds ERROR). Fewer words, fewer passes over each block.
+    words = tuple(w for w in words if w in _VOCABULARY[fmt]) or words
+    alternation = "|".join(words)
     literals = sorted({w for w in words if not any(o != w and w.startswith(o) for o in words)})
     return Prefilter(
         re.compile(rf"(?:{alternation})(?![\w-])".encode()),
