@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+
 def hostile_cases(scale: float = 1.0) -> dict[str, str | bytes]:
     """Inputs built to hurt a parser: huge single lines, 100 000 near-frame lines, binary.
 
