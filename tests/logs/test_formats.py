@@ -92,6 +92,17 @@ class TestRotation:
         assert all(e.source == str(path) for e in entries)
         assert logs.detect_format(path) == "python"
 
+    def test_undetectable_rotated_file_takes_the_logs_format(self, tmp_path: Path) -> None:
+        """A rotated file whose head is unrecognisable is read in the base log's format."""
+        shutil.copy(FIXTURES / "logback" / "app.log", tmp_path / "app.log")
+        tail = (FIXTURES / "logback" / "app.log").read_bytes().split(b"\n", 3)[3]
+        (tmp_path / "app.log.1").write_bytes(b"\tat truncated.Frame(Main.java:1)\n" * 250 + tail)
+        with pytest.raises(logs.LogFormatError):
+            logs.detect_format(tmp_path / "app.log.1")
+        entries = logs.read(tmp_path / "app.log", limit=None)
+        assert {Path(e.source).name for e in entries} == {"app.log", "app.log.1"}
+        assert {e.format for e in entries} == {"logback"}
+
     def test_siblings_order(self, tmp_path: Path) -> None:
         """Numbered rotations count into the past; the base file comes first."""
         for name in ("app.log.2.gz", "app.log", "app.log.1", "app.log.10", "app.log.bak", "other.log"):

@@ -14,6 +14,8 @@ from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFram
 __all__ = ["jvm_frame", "parse_jvm"]
 
 _FRAME = re.compile(r"\s*at ([^\s(]+)\(([^()\n]*)\)")
+# The common shape in one cheap match: ``at sym(File.java:12)``.
+_FAST = re.compile(r"[ \t]*at ([^ (]+)\(([^:)]+):(\d+)\)")
 _MORE = re.compile(r"\s*\.\.\. (\d+) (?:more|common frames omitted)")
 _HEADER = re.compile(
     r"(?:Exception in thread \"([^\"\n]*)\" )?"
@@ -52,6 +54,15 @@ def parse_jvm(lines: list[str]) -> RawTrace:
     for line in lines:
         if len(line) > MAX_LINE:
             continue
+        if in_frames:
+            fast = _FAST.match(line)
+            if fast:
+                sym, file, num = fast.groups()
+                if "/" in sym:
+                    sym = sym[sym.rfind("/") + 1 :]
+                dot = sym.rfind(".")
+                cur.frames.append((file, int(num), sym[dot + 1 :] or None, sym[:dot] or None, None))  # type: ignore[union-attr]
+                continue
         frame = _FRAME.match(line)
         if frame:
             if awaiting:
