@@ -40,7 +40,13 @@ def cases() -> list[Case]:
         from tests.traces.hostile import hostile_cases
     except ImportError:  # benchmarks run from a checkout; the hostile inputs live in the tests
         return rows
-    for name, data in sorted(hostile_cases().items()):
-        if len(data) >= 1_000_000:
-            rows.append(Case("traces-hostile", f"{name} ({len(data) / 1048576:.1f} MiB)", lambda d=data: parse_trace(d)))
+    # Two sizes of each hostile input: the second is twice the first, so a linear parser shows
+    # about twice the time (the totality tests run them at full size: 10 MB, 100 000 lines).
+    kinds = ("single_line_10mb_at", "single_line_10mb_escaped_newlines", "at_at_at_100k_lines",
+             "java_frames_100k", "python_frames_100k", "php_frames_100k", "many_in_line")
+    for scale in (0.02, 0.04):
+        inputs = hostile_cases(scale)
+        for name in kinds:
+            data = inputs[name]
+            rows.append(Case("traces-hostile", f"{name} x{scale:g} ({len(data) / 1024:.0f} KiB)", lambda d=data: parse_trace(d)))
     return rows
