@@ -12,7 +12,7 @@ from hintline.traces import parse_trace
 FIX = Path(__file__).parent / "fixtures"
 ONE_PER_LANGUAGE = [
     "python/chained_cause", "java/caused_by_more", "node/error_cause", "php/uncaught_chain",
-    "go/repanic_error", "rust/unwrap_err_backtrace", "dotnet/inner_exception", "ruby/cause_chain",
+    "go/index_out_of_range", "rust/unwrap_err_backtrace", "dotnet/inner_exception", "ruby/cause_chain",
     "defects4j/Gson-5",
 ]
 
