@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +12,7 @@ from hintline.explain import SqliteUsageStore
 from tests.services.llama import free_port
 
 from ._stub import openai_stub
-from ._support import DB_PASSWORD, RealError, real_python_error
+from ._support import DB_PASSWORD, RealError, real_python_error, run, write_config
 
 TOKEN_IN_PATH = "ghp_R3alLookingTok3n"
 
@@ -24,28 +23,6 @@ def real(tmp_path, monkeypatch) -> RealError:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     return real_python_error(tmp_path)
-
-
-def write_config(tmp_path: Path, base_url: str, **extra: str) -> Path:
-    lines = [
-        "[explain]",
-        'default = "test"',
-        "[explain.configurations.test]",
-        f'base_url = "{base_url}"',
-        'model = "test-model"',
-        "timeout = 30",
-        *(f'{k} = "{v}"' for k, v in extra.items()),
-        "[usage]",
-        'path = "usage.sqlite3"',
-    ]
-    path = tmp_path / "hintline.toml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def run(real: RealError, config: Path, *more: str) -> list[str]:
-    return ["explain", str(real.log), "--config", str(config), "--project-root",
-            str(real.project), *more]
 
 
 class TestLabelsAndZones:

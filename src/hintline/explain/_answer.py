@@ -11,7 +11,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from hintline.exceptions import InvalidAnswer
+from hintline.exceptions import AnswerCutOff, InvalidAnswer
 from hintline.explain._payload import Payload
 from hintline.explain._provider import ChatMessage, ChatReply, ChatRequest
 from hintline.scrub import scrub
@@ -86,8 +86,8 @@ def parse_answer(reply: ChatReply, *, max_tokens: int) -> Answer:
     try:
         data = json.loads(text)
     except ValueError as exc:
-        if reply.finish_reason == "length":
-            raise InvalidAnswer(
+        if reply.finish_reason == "length" and text.startswith(("{", "```")):
+            raise AnswerCutOff(
                 f"the answer was cut off at max_tokens={max_tokens} before it was complete JSON"
             ) from exc
         raise InvalidAnswer(f"the answer is not JSON: {_preview(reply.content)}") from exc

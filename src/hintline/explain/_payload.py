@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import posixpath
 import re
 from dataclasses import dataclass
-from pathlib import PurePath
 
 from hintline.exceptions import ExplainRefused
 from hintline.explain._config import Configuration
@@ -149,10 +149,11 @@ def build_payload(
     )
     root = os.fspath(project_root) if project_root is not None else None
     frames = select_frames(_in_app_for_root(exc, root), max_frames) if exc is not None else ()
+    prefix = posixpath.normpath(root).rstrip("/") + "/" if root else None
     sent = tuple(
         SentFrame(
             index=i,
-            file=_clip(scrub(_relative(f.file, root))) if f.file else None,
+            file=_clip(scrub(_relative(f.file, prefix))) if f.file else None,
             line=f.line,
             function=_clip(scrub(_cut_args(f.function))) if f.function else None,
         )
@@ -233,16 +234,12 @@ def _in_app_for_root(exc: ExceptionInfo, root: str | None) -> ExceptionInfo:
     return dataclasses.replace(exc, frames=frames)
 
 
-def _relative(file: str, root: str | None) -> str:
-    if not root:
+def _relative(file: str, root_prefix: str | None) -> str:
+    """``file`` relative to the root when it lies inside it (``root_prefix`` ends with ``/``)."""
+    if not root_prefix or not file.startswith("/"):
         return file
-    try:
-        rel = os.path.relpath(os.path.normpath(file), os.path.normpath(root))
-    except ValueError:  # another drive on Windows
-        return file
-    if not os.path.isabs(file) or rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return file
-    return PurePath(rel).as_posix()
+    norm = posixpath.normpath(file) if ("/." in file or "//" in file) else file
+    return norm[len(root_prefix) :] if norm.startswith(root_prefix) else file
 
 
 def _cut_args(function: str) -> str:

@@ -8,7 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from hintline.exceptions import ExplainerTimeout, ExplainerUnavailable, InvalidAnswer
+from hintline.exceptions import (
+    AnswerCutOff,
+    ExplainerTimeout,
+    ExplainerUnavailable,
+    InvalidAnswer,
+)
 from hintline.explain._anchor import anchor
 from hintline.explain._answer import Answer, build_request, parse_answer
 from hintline.explain._config import Configuration, Settings, load_settings
@@ -164,10 +169,11 @@ def explain(
     except ExplainerTimeout:
         outcome = "timeout"
         raise
+    except AnswerCutOff:
+        outcome = "cut_off"
+        raise
     except InvalidAnswer:
-        outcome = "cut_off" if reply is not None and reply.finish_reason == "length" else (
-            "invalid_answer"
-        )
+        outcome = "invalid_answer"
         raise
     except ExplainerUnavailable:
         outcome = "unavailable"
