@@ -131,6 +131,16 @@ class TestRealServer:
         assert b"postgresql" not in recorder.bytes
         assert result.message_withheld is True
 
+    def test_small_budget_still_completes(self, llama_server, tmp_path):
+        """With max_tokens = 200 the schema's string limits shrink, so the answer completes."""
+        real = real_python_error(tmp_path)
+        result = explain(real.entry, configuration=configuration(llama_server, max_tokens=200),
+                         project_root=real.project,
+                         usage=SqliteUsageStore(tmp_path / "usage.sqlite3"))
+        assert result.completion_tokens is not None
+        assert result.completion_tokens <= 200
+        assert len(result.cause) <= 68
+
     def test_cut_off_reply(self, llama_server, tmp_path):
         """A small max_tokens stops the answer mid-JSON: a clear error, outcome cut_off."""
         real = real_python_error(tmp_path)
