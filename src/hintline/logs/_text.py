@@ -142,6 +142,8 @@ def _monolog_context(rest: str, parsed: Parsed) -> str:
 
 def parse_text_record(record: str, fmt: str, *, reference: date | None = None) -> Parsed:
     """Parse one text record (header line plus continuation lines). Never raises."""
+    if "\r" in record:  # CRLF logs (Windows services, some appenders)
+        record = record.replace("\r\n", "\n")
     header, _, more = record.partition("\n")
     header = header.rstrip("\r")
     parsed = Parsed()
