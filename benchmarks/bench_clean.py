@@ -82,8 +82,24 @@ def cases() -> list[Case]:
     def row(name: str, text: str, target: float) -> Case:
         return Case("clean", name, lambda: hintline.clean(text), target, note=_note(text))
 
+    # 2,048 variants of the short message, each with another column name: more than the
+    # 1,024 cached renderings, so every call renders (normalise, format, scrub) again.
+    variants = [short.replace("user_id", f"user_id_{n}") for n in range(2048)]
+    state = {"n": 0}
+
+    def uncached() -> object:
+        state["n"] = (state["n"] + 1) % len(variants)
+        return hintline.clean(variants[state["n"]])
+
     rows = [
         row(f"short <1KB ({short_name}, {len(short)} B)", short, 2),
+        Case(
+            "clean",
+            "short <1KB, 2,048 distinct keys (render cache misses)",
+            uncached,
+            2,
+            note=_note(variants[1]),
+        ),
         row(f"trace JDBC ({jdbc_name}, {len(jdbc)} B)", jdbc, 5),
         row(f"trace SQLAlchemy ({sqla_name}, {len(sqla)} B)", sqla, 5),
     ]

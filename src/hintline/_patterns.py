@@ -16,6 +16,7 @@ Everything here is total: a construct it does not understand gives the conservat
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from dataclasses import dataclass
@@ -42,10 +43,6 @@ class Guard:
 
     literals: tuple[str, ...]
     caseless: bool
-
-
-def _parse(pattern: str) -> Any:
-    return _sre.parse(pattern)
 
 
 def _subpattern_caseless(av: Any, caseless: bool) -> bool:
@@ -103,6 +100,11 @@ def _requirements(items: Any, caseless: bool) -> list[_Req]:
                 reqs.append((merged, any_caseless))
     flush()
     return reqs
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(pattern: str) -> Any:
+    return _sre.parse(pattern)
 
 
 def required_literals(pattern: str) -> Guard | None:

@@ -252,8 +252,11 @@ class TestLoops:
         guard = make_guard(FakeClock(), max_loop_warnings=1)
         guard.call("s", {"q": 1}, lambda: "x")
         assert guard.call("s", {"q": 1}, lambda: "x").notice is not None
-        with pytest.raises(LoopDetected):
+        with pytest.raises(LoopDetected) as info:
             guard.call("s", {"q": 1}, lambda: "x")
+        lines = info.value.summary.splitlines()
+        assert lines[1] == "Recent calls, in order:"
+        assert lines[2:] == [f'{i}. s({{"q":1}})' for i in (1, 2, 3)]  # the three calls
 
     def test_thresholds_are_configurable(self) -> None:
         """repeat_threshold=3 waits for the third identical call; oscillation can be off."""

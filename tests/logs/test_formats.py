@@ -72,6 +72,20 @@ class TestRealLogs:
         assert len(early) >= 1
 
 
+class TestDetectFromLines:
+    @pytest.mark.parametrize("case", CASES, ids=lambda c: c.log)
+    def test_lines_detect_like_the_file(self, case: Case) -> None:
+        """detect_format accepts the lines themselves (str or bytes) as well as a path."""
+        head = case.path.read_bytes().splitlines()[:50]
+        assert logs.detect_format(head) == case.format
+        assert logs.detect_format([x.decode("utf-8", "replace") for x in head]) == case.format
+
+    def test_unknown_lines(self) -> None:
+        """Lines with no timestamp, no level and no JSON are no known format."""
+        with pytest.raises(logs.LogFormatError, match="unknown log format"):
+            logs.detect_format(["hello", "world"])
+
+
 class TestRotation:
     def test_rotated_and_gzipped_files_are_read(self) -> None:
         """app.log, app.log.1 and app.log.2.gz … together hold every record, newest first."""

@@ -57,6 +57,17 @@ class TestHostile:
         assert "\x00" not in entry.raw
         assert "bytes" in entry.message
 
+    def test_crlf_line_endings(self, tmp_path: Path) -> None:
+        """A log written with CRLF reads like the same log with LF (keys aside)."""
+        lf = (FIXTURES / "logback" / "app.log").read_bytes()
+        path = tmp_path / "app.log"
+        path.write_bytes(lf.replace(b"\n", b"\r\n"))
+        got = logs.read(path, limit=None)
+        want = logs.read(FIXTURES / "logback" / "app.log", limit=None)
+        assert [(e.message, e.exception_type, e.level) for e in got] == [
+            (e.message, e.exception_type, e.level) for e in want]
+        assert all("\r" not in e.trace_text for e in got)
+
     def test_deeply_nested_json(self, tmp_path: Path) -> None:
         """A JSON line nested past the recursion limit is skipped."""
         path = tmp_path / "deep.jsonl"

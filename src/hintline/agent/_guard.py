@@ -229,9 +229,12 @@ class AgentGuard:
                 )
             limit = policy.max_loop_warnings
             if limit is not None and state.loop_warnings > limit:
-                return None, _summary(
-                    state.streak, f"{message} Stopped after {limit} warnings."
-                )
+                recent = h[-max(4, k + limit) :]
+                lines = [f"{message} Stopped after {limit} warnings.", "Recent calls, in order:"]
+                lines += [
+                    f"{i}. {t}({_bound(a, _ARGS_SHOWN)})" for i, (t, a) in enumerate(recent, 1)
+                ]
+                return None, "\n".join(lines)
             return "[hintline] " + message, None
 
         notice, stop, refused = self._update(change)

@@ -51,17 +51,31 @@ def parse_jvm(lines: list[str]) -> RawTrace:
     candidate: RawException | None = None
     done = False
     awaiting = False  # after ``Caused by:``: message lines until the frames
-    for line in lines:
+    fast_match = _FAST.match
+    n = len(lines)
+    i = 0
+    while i < n:
+        line = lines[i]
+        i += 1
         if len(line) > MAX_LINE:
             continue
-        if in_frames:
-            fast = _FAST.match(line)
+        if in_frames and cur is not None:
+            fast = fast_match(line)
             if fast:
-                sym, file, num = fast.groups()
-                if "/" in sym:
-                    sym = sym[sym.rfind("/") + 1 :]
-                dot = sym.rfind(".")
-                cur.frames.append((file, int(num), sym[dot + 1 :] or None, sym[:dot] or None, None))  # type: ignore[union-attr]
+                # a run of ordinary frames: consume it in a tight loop
+                append = cur.frames.append
+                while True:
+                    sym, file, num = fast.groups()
+                    if "/" in sym:
+                        sym = sym[sym.rfind("/") + 1 :]
+                    dot = sym.rfind(".")
+                    append((file, int(num), sym[dot + 1 :] or None, sym[:dot] or None, None))
+                    if i >= n:
+                        break
+                    fast = fast_match(lines[i])
+                    if fast is None:
+                        break
+                    i += 1
                 continue
         frame = _FRAME.match(line)
         if frame:

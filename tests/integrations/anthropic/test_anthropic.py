@@ -163,3 +163,46 @@ class TestAnthropicToolRunner:
             run(api, tmp_path, {}, guard_for(FakeClock()))
         assert '3. read_file({"path":"2.txt"}) -> Hint: ' in info.value.summary
         assert len(api.requests) == 3
+
+
+class TestAsyncToolRunner:
+    async def test_async_tool_retries_and_escalates(self, tmp_path: Path) -> None:
+        """AsyncAnthropic + an async guarded tool: a transient fault is retried unseen, then
+        three failures stop the runner with the summary."""
+        clock = FakeClock()
+        guard = AgentGuard(GuardPolicy(), clock=clock.time, async_sleep=clock.async_sleep, random=lambda: 0.5)
+        state = {"n": 0}
+
+        async def fetch(url: str) -> str:
+            """Fetch a URL."""
+            state["n"] += 1
+            if state["n"] == 1:
+                connect_closed_port()
+            if url.endswith("missing"):
+                raise FileNotFoundError(2, "No such file or directory", url)
+            return "fetched"
+
+        api = ScriptedAPI(
+            tool_use("fetch", "toolu_0", url="http://x/ok"),
+            *(tool_use("fetch", f"toolu_{i}", url=f"http://x/{i}/missing") for i in range(1, 4)),
+            text("never"),
+        )
+
+        async def handler(request: httpx.Request) -> httpx.Response:
+            return api(request)
+
+        client = anthropic.AsyncAnthropic(
+            api_key="test-key", base_url="http://127.0.0.1:9",
+            http_client=httpx.AsyncClient(transport=httpx.MockTransport(handler)), max_retries=0,
+        )
+        runner = client.beta.messages.tool_runner(
+            model="claude-test", max_tokens=256, messages=[{"role": "user", "content": "go"}],
+            tools=[guarded_beta_tool(guard, fetch)],
+        )
+        with pytest.raises(TooManyConsecutiveErrors) as info, raise_guard_decisions():
+            await runner.until_done()
+        (first,) = api.tool_results(1)
+        assert "is_error" not in first
+        assert clock.sleeps == [0.0]
+        assert '1. fetch({"url":"http://x/1/missing"})' in info.value.summary
+        assert len(api.requests) == 4
