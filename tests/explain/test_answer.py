@@ -25,6 +25,13 @@ class TestSchema:
         assert schema["required"] == ["cause", "next_step", "frame"]
         assert schema["additionalProperties"] is False
 
+    @pytest.mark.parametrize(("max_tokens", "limit"), [(512, 200), (4096, 200), (200, 68),
+                                                       (100, 18), (6, 16)])
+    def test_string_limits_fit_max_tokens(self, max_tokens, limit):
+        """Two strings at their maxLength plus the JSON fit in max_tokens (one token per char)."""
+        props = answer_schema(2, max_tokens=max_tokens)["properties"]
+        assert props["cause"]["maxLength"] == props["next_step"]["maxLength"] == limit
+
 
 class TestParse:
     def test_valid(self):

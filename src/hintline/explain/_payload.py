@@ -247,6 +247,8 @@ def _cut_args(function: str) -> str:
 
 
 def _clip(text: str, limit: int = _MAX_FIELD_CHARS) -> str:
-    text = " ".join(text.split()) if limit == _MAX_FIELD_CHARS else text
+    """Cut ``text`` to ``limit`` characters; short fields (names, paths) also become one line."""
+    if limit <= _MAX_FIELD_CHARS:
+        text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
