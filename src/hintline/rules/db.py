@@ -484,6 +484,138 @@ RULES: tuple[Rule, ...] = (
         ),
         near_misses=("PermissionError: [Errno 13] Permission denied: '/var/lib/app/users'",),
     ),
+    Rule(
+        code="DB050",
+        name="db.pg-invalid-json",
+        category=Category.MALFORMED_JSON,
+        pattern=r"invalid input syntax for type jsonb?\b",
+        hint="A value is not valid JSON for a json/jsonb column or cast. Send one complete, well-formed JSON document.",
+        why="PostgreSQL 22P02 on json/jsonb input; its DETAIL says where parsing stopped.",
+        key_group=None,
+        examples=(
+            Example(
+                "psycopg.errors.InvalidTextRepresentation: invalid input syntax for type json\n"
+                "LINE 1: SELECT '{\"id\": 1,'::json\n"
+                "DETAIL:  The input string ended unexpectedly.",
+                "Hint: A value is not valid JSON for a json/jsonb column or cast. Send one complete, well-formed JSON document.",
+                source=_F + "pg-psycopg-invalid-json.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB051",
+        name="db.pg-invalid-input",
+        category=Category.TYPE_MISMATCH,
+        pattern=r'invalid input (?:syntax|value) for (?:type |enum )?(?P<type>[\w .]{1,40}?): "',
+        hint="A value is not valid input for type {type}. Pass a correctly formatted {type} value.",
+        why="PostgreSQL 22P02 for text that does not parse as the target type (uuid, date, boolean, enum...).",
+        key_group=None,
+        examples=(
+            Example(
+                'asyncpg.exceptions.InvalidTextRepresentationError: invalid input syntax for type uuid: "not-a-uuid"',
+                "Hint: A value is not valid input for type uuid. Pass a correctly formatted uuid value.",
+                source=_F + "pg-asyncpg-invalid-uuid.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB052",
+        name="db.pg-integer-out-of-range",
+        category=Category.INVALID_INTEGER,
+        pattern=r"(?:NumericValueOutOfRange(?:Error)?\)?:?|ERROR:|error:)[ \t]{1,4}(?P<type>integer|bigint|smallint) out of range",
+        hint="A value or result exceeds the {type} range. Use a smaller number, or a wider type (bigint/numeric).",
+        why="PostgreSQL 22003 when a value or arithmetic result overflows an integer type.",
+        key_group=None,
+        examples=(
+            Example(
+                "Caused by: org.postgresql.util.PSQLException: ERROR: integer out of range",
+                "Hint: A value or result exceeds the integer range. Use a smaller number, or a wider type (bigint/numeric).",
+                source=_F + "pg-jdbc-integer-out-of-range.txt",
+            ),
+        ),
+        near_misses=("OverflowError: Python int too large to convert to C long",),
+    ),
+    Rule(
+        code="DB053",
+        name="db.pg-value-too-long",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"value too long for type (?P<type>character varying|character|bit varying|bit)\((?P<size>\d{1,6})\)",
+        hint="A text value is longer than {type}({size}) allows. Shorten it to {size} characters (or widen the column).",
+        why="PostgreSQL 22001 (string_data_right_truncation) on INSERT/UPDATE of a too-long string.",
+        key_group=None,
+        examples=(
+            Example(
+                "psycopg2.errors.StringDataRightTruncation: value too long for type character varying(8)",
+                "Hint: A text value is longer than character varying(8) allows. Shorten it to 8 characters (or widen the column).",
+                source=_F + "pg-psycopg2-value-too-long.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB054",
+        name="db.pg-operator-mismatch",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"operator does not exist: (?P<left>[\w ]{1,40}?) (?P<op>[^\s\w]{1,3}) (?P<right>[\w ]{1,40})",
+        hint="Type mismatch: PostgreSQL has no operator {left} {op} {right}. Pass a value of the column's type or add an explicit cast.",
+        why="PostgreSQL 42883 when a comparison mixes types (integer = text), typically an unconverted parameter.",
+        key_group=None,
+        examples=(
+            Example(
+                "asyncpg.exceptions.UndefinedFunctionError: operator does not exist: integer = text\n"
+                "HINT:  No operator matches the given name and argument types. You might need to add explicit type casts.",
+                "Hint: Type mismatch: PostgreSQL has no operator integer = text. Pass a value of the column's type or add an explicit cast.",
+                source=_F + "pg-asyncpg-operator-mismatch.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB055",
+        name="db.pg-serialization-failure",
+        category=Category.DEADLOCK,
+        pattern=r"could not serialize access due to (?P<reason>concurrent update|concurrent delete|read/write dependencies among transactions)",
+        hint="Serialization failure ({reason}): a concurrent transaction changed the same rows. Retry the whole transaction.",
+        why="PostgreSQL 40001 under REPEATABLE READ/SERIALIZABLE: like a deadlock, the fix is to rerun the transaction.",
+        key_group=None,
+        examples=(
+            Example(
+                "psycopg.errors.SerializationFailure: could not serialize access due to concurrent update",
+                "Hint: Serialization failure (concurrent update): a concurrent transaction changed the same rows. Retry the whole transaction.",
+                source=_F + "pg-psycopg-serialization.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB056",
+        name="db.pg-auth-failed",
+        category=Category.PERMISSION_DENIED,
+        pattern=r'password authentication failed for user "(?P<key>[^"\n]{1,64})"',
+        hint="Authentication failed for database user '{key}'. Fix the credentials in the connection settings; retrying will not help.",
+        why="PostgreSQL 28P01 (invalid_password) at connect time, through libpq, asyncpg, JDBC or node pg.",
+        examples=(
+            Example(
+                'psycopg2.OperationalError: connection to server at "127.0.0.1", port 39359 failed: FATAL:  password authentication failed for user "app"',
+                "Hint: Authentication failed for database user 'app'. Fix the credentials in the connection settings; retrying will not help.",
+                key="app",
+                source=_F + "pg-psycopg2-auth-failed.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB057",
+        name="db.pg-aborted-transaction",
+        category=Category.OTHER,
+        pattern=r"current transaction is aborted, commands ignored until end of transaction block",
+        hint="An earlier statement in this transaction failed, so PostgreSQL ignores the rest. ROLLBACK, fix that first error, then rerun the transaction.",
+        why="PostgreSQL 25P02: the real cause is an earlier error; listed after every other PostgreSQL rule so that cause wins when it is in the text.",
+        key_group=None,
+        examples=(
+            Example(
+                "psycopg.errors.InFailedSqlTransaction: current transaction is aborted, commands ignored until end of transaction block",
+                "Hint: An earlier statement in this transaction failed, so PostgreSQL ignores the rest. ROLLBACK, fix that first error, then rerun the transaction.",
+                source=_F + "pg-psycopg-aborted-transaction.txt",
+            ),
+        ),
+    ),
     # --- MySQL / MariaDB (PyMySQL "(1452, '...')", mysql2 "Error: ...", JDBC SQLException)
     Rule(
         code="DB022",
@@ -745,6 +877,86 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
     ),
+    Rule(
+        code="DB058",
+        name="db.mysql-out-of-range",
+        category=Category.INVALID_INTEGER,
+        pattern=r"Out of range value for column '(?P<key>[^'\n]{1,128})'",
+        hint="Value out of range for column '{key}'. Use a number within the column type's range (or widen the column).",
+        why="MySQL/MariaDB 1264 (ER_WARN_DATA_OUT_OF_RANGE) in strict mode.",
+        examples=(
+            Example(
+                "Caused by: java.sql.SQLSyntaxErrorException: (conn=19) Out of range value for column 'quantity' at row 1",
+                "Hint: Value out of range for column 'quantity'. Use a number within the column type's range (or widen the column).",
+                key="quantity",
+                source=_F + "mariadb-jdbc-out-of-range.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB059",
+        name="db.mysql-incorrect-value",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"Incorrect (?P<type>\w{1,20}) value: '[^\n]{0,200}?' for column (?:`[^`\n]{1,64}`\.){0,2}[`']?(?P<key>[^`'\s]{1,128})",
+        hint="Column '{key}' needs a valid {type} value. Pass a correctly formatted {type}.",
+        why="MySQL/MariaDB 1292/1366 for a value that does not convert to the column's type (integer has its own rule).",
+        examples=(
+            Example(
+                "pymysql.err.OperationalError: (1292, \"Incorrect datetime value: 'yesterday' for column `test`.`events`.`happened_at` at row 1\")",
+                "Hint: Column 'happened_at' needs a valid datetime value. Pass a correctly formatted datetime.",
+                key="happened_at",
+                source=_F + "mariadb-pymysql-incorrect-datetime.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB060",
+        name="db.mysql-statement-timeout",
+        category=Category.TIMEOUT,
+        pattern=r"Query execution was interrupted(?: \(max_statement_time exceeded\)|, maximum statement execution time exceeded)",
+        hint="The query hit the server's maximum statement time and was interrupted. Make it cheaper (index, LIMIT) or raise the limit, then retry.",
+        why="MariaDB 1969 (max_statement_time) and MySQL 3024 (max_execution_time).",
+        key_group=None,
+        examples=(
+            Example(
+                "pymysql.err.OperationalError: (1969, 'Query execution was interrupted (max_statement_time exceeded)')",
+                "Hint: The query hit the server's maximum statement time and was interrupted. Make it cheaper (index, LIMIT) or raise the limit, then retry.",
+                source=_F + "mariadb-pymysql-statement-timeout.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB061",
+        name="db.mysql-command-denied",
+        category=Category.PERMISSION_DENIED,
+        pattern=r"(?P<command>[A-Z]{1,16}) command denied to user '[^'\n]{1,64}'@'[^'\n]{0,255}' for table (?:`[^`\n]{1,64}`\.)?[`']?(?P<key>[^`'\s]{1,128})",
+        hint="The database user may not {command} table '{key}'. Use a user with access or ask for a GRANT; retrying will not help.",
+        why="MySQL/MariaDB 1142 (ER_TABLEACCESS_DENIED_ERROR): a privilege decision, not a bug in the query.",
+        examples=(
+            Example(
+                "Error: SELECT command denied to user 'app'@'localhost' for table `test`.`users`",
+                "Hint: The database user may not SELECT table 'users'. Use a user with access or ask for a GRANT; retrying will not help.",
+                key="users",
+                source=_F + "mariadb-mysql2-command-denied.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB062",
+        name="db.mysql-access-denied",
+        category=Category.PERMISSION_DENIED,
+        pattern=r"Access denied for user '(?P<key>[^'\n]{1,64})'@'[^'\n]{0,255}'",
+        hint="Access denied for database user '{key}'. Fix the credentials or the user's grants; retrying will not help.",
+        why="MySQL/MariaDB 1045 (wrong password) and 1044 (no access to the database).",
+        examples=(
+            Example(
+                "pymysql.err.OperationalError: (1045, \"Access denied for user 'app'@'localhost' (using password: YES)\")",
+                "Hint: Access denied for database user 'app'. Fix the credentials or the user's grants; retrying will not help.",
+                key="app",
+                source=_F + "mariadb-pymysql-access-denied.txt",
+            ),
+        ),
+    ),
     # --- SQLite (Python sqlite3, SQLAlchemy, better-sqlite3 SqliteError)
     Rule(
         code="DB037",
@@ -957,6 +1169,38 @@ RULES: tuple[Rule, ...] = (
                 "sqlite3.OperationalError: attempt to write a readonly database",
                 "Hint: SQLite database is read-only here (opened read-only, or the file is not writable). Write elsewhere or ask for access; retrying will not help.",
                 source=_F + "sqlite-sqlite3-readonly.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB063",
+        name="db.sqlite-incomplete-input",
+        category=Category.SYNTAX_ERROR,
+        pattern=r"(?:OperationalError\)?:?|SqliteError:)[ \t]{1,4}incomplete input",
+        hint="SQL statement is incomplete (SQLite reached the end of input). Add the missing clause, value or parenthesis.",
+        why="SQLite's parser error for a truncated statement.",
+        key_group=None,
+        examples=(
+            Example(
+                "sqlite3.OperationalError: incomplete input",
+                "Hint: SQL statement is incomplete (SQLite reached the end of input). Add the missing clause, value or parenthesis.",
+                source=_F + "sqlite-sqlite3-syntax-end.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB064",
+        name="db.sqlite-datatype-mismatch",
+        category=Category.INVALID_INTEGER,
+        pattern=r"(?:IntegrityError\)?:?|SqliteError:)[ \t]{1,4}datatype mismatch",
+        hint="SQLite datatype mismatch: an INTEGER PRIMARY KEY (rowid) takes only whole numbers. Pass an integer id, not text.",
+        why="SQLite SQLITE_MISMATCH, raised when a non-integer goes into an INTEGER PRIMARY KEY.",
+        key_group=None,
+        examples=(
+            Example(
+                "SqliteError: datatype mismatch\n  code: 'SQLITE_MISMATCH'",
+                "Hint: SQLite datatype mismatch: an INTEGER PRIMARY KEY (rowid) takes only whole numbers. Pass an integer id, not text.",
+                source=_F + "sqlite-better-sqlite3-rowid-mismatch.txt",
             ),
         ),
     ),
