@@ -7,6 +7,9 @@
      +-- ConfigError(HintlineError, ValueError)          a bad or missing configuration
      +-- MissingExtraError(HintlineError, ImportError)   an integration's extra is not installed
      +-- ExplainerUnavailable(HintlineError, ConnectionError)  the model provider cannot be reached
+     |    +-- ExplainerTimeout(ExplainerUnavailable, TimeoutError)  no answer within the timeout
+     |    +-- InvalidAnswer(ExplainerUnavailable)                   cut off, not JSON, not the schema
+     +-- ExplainRefused(HintlineError, PermissionError)  the trust zone forbids sending the entry
      +-- GuardTripped(HintlineError)                     the agent guard stopped the run
           +-- RetryBudgetExhausted
           +-- LoopDetected
@@ -20,9 +23,12 @@ from __future__ import annotations
 
 __all__ = [
     "ConfigError",
+    "ExplainRefused",
+    "ExplainerTimeout",
     "ExplainerUnavailable",
     "GuardTripped",
     "HintlineError",
+    "InvalidAnswer",
     "LoopDetected",
     "MissingExtraError",
     "RetryBudgetExhausted",
@@ -57,6 +63,21 @@ class MissingExtraError(HintlineError, ImportError):
 
 class ExplainerUnavailable(HintlineError, ConnectionError):
     """The model provider could not be reached or gave no usable answer."""
+
+
+class ExplainerTimeout(ExplainerUnavailable, TimeoutError):
+    """The model provider did not answer within the configured timeout."""
+
+
+class InvalidAnswer(ExplainerUnavailable):
+    """The model answered, but not usably: cut off at ``max_tokens``, not JSON, or not the schema."""
+
+
+class ExplainRefused(HintlineError, PermissionError):
+    """The configuration's trust zone may not receive what a hint needs; no model was asked.
+
+    The message names the zone and what the operator can change.
+    """
 
 
 class GuardTripped(HintlineError):

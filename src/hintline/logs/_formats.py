@@ -142,7 +142,11 @@ _CAUSED_BY = re.compile(r"^Caused by: ([\w$.]+)", re.MULTILINE)
 _PY_LAST = re.compile(r"^([A-Za-z_][\w.]*)(?::\s|:?$)", re.MULTILINE)
 _PHP_OBJECT = re.compile(r"\[object\] \(([\w\\]+)\(code: ")
 _PHP_UNCAUGHT = re.compile(r"Uncaught ([\w\\]+)")
-_GENERIC = re.compile(r"([A-Za-z_\\][\w\\.$]*(?:Exception|Error|Throwable|Fault|Failure)\b[\w\\.$]*)\s*[:(]|^([A-Za-z_\\][\w\\.$]*(?:Exception|Error))\s*$", re.MULTILINE)
+_GENERIC = re.compile(
+    r"(?<![\w\\.$])([A-Za-z_\\][\w\\.$]{0,200}?(?:Exception|Error|Throwable|Fault|Failure)\b[\w\\.$]{0,100})\s*[:(]"
+    r"|^([A-Za-z_\\][\w\\.$]{0,200}?(?:Exception|Error))\s*$",
+    re.MULTILINE,
+)
 
 
 def _fallback_type(trace_text: str, message: str) -> str | None:
@@ -150,18 +154,24 @@ def _fallback_type(trace_text: str, message: str) -> str | None:
     text = trace_text or message
     if not text:
         return None
+    if len(text) > 16384:  # the class sits near either end; keep the regexes linear on huge records
+        text = text[:8192] + "\n" + text[-8192:]
     causes = _CAUSED_BY.findall(text)
     if causes:
         return str(causes[-1])
     if "Traceback (most recent call last):" in text:
-        last_block = text.rsplit("Traceback (most recent call last):", 1)[1]
-        found = [m for m in _PY_LAST.findall(last_block) if m not in ("During", "The")]
+        # Python prints the innermost cause first; its block ends at the chaining sentence.
+        first = text.split("Traceback (most recent call last):", 1)[1]
+        first = re.split(r"\n\s*(?:The above exception|During handling)", first, maxsplit=1)[0]
+        found = [m for m in _PY_LAST.findall(first) if m not in ("During", "The")]
         if found:
             return str(found[-1])
-    for pattern in (_PHP_OBJECT, _PHP_UNCAUGHT):
-        m = pattern.search(text)
-        if m:
-            return m.group(1)
+    objects = _PHP_OBJECT.findall(text)  # Monolog: the previous exceptions follow the outer one
+    if objects:
+        return str(objects[-1])
+    m = _PHP_UNCAUGHT.search(text)
+    if m:
+        return m.group(1)
     m = _GENERIC.search(text)
     if m:
         return m.group(1) or m.group(2)

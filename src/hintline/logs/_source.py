@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -35,6 +36,8 @@ _ROTATED = re.compile(
 )
 
 Progress = Callable[[int], None]
+# A truncated or corrupt .gz ends the data where it breaks (what was read stays read).
+_GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
 
 
 def is_gzip(path: Path) -> bool:
@@ -92,13 +95,19 @@ def _cut(data: bytes) -> bytes:
 def forward_lines(f: BinaryIO) -> Iterator[bytes]:
     """Lines (with their newline) from the current position; over-long lines are cut."""
     while True:
-        line = f.readline(MAX_RECORD)
+        try:
+            line = f.readline(MAX_RECORD)
+        except _GZIP_ERRORS:
+            return
         if not line:
             return
         if not line.endswith(b"\n") and len(line) >= MAX_RECORD:
             rest_tail = b""
             while True:  # skip the rest of the over-long line, keeping its end
-                more = f.readline(MAX_RECORD)
+                try:
+                    more = f.readline(MAX_RECORD)
+                except _GZIP_ERRORS:
+                    more = b""
                 if not more:
                     break
                 rest_tail = (rest_tail + more)[-MAX_RECORD // 2:]
@@ -112,7 +121,10 @@ def head_lines(path: Path, *, max_lines: int = 200, max_bytes: int = 1 << 16) ->
     """The first lines of a log (decompressed), for format detection."""
     lines: list[bytes] = []
     with open_binary(path) as f:
-        data = f.read(max_bytes)
+        try:
+            data = f.read(max_bytes)
+        except _GZIP_ERRORS:
+            data = b""
     for line in data.splitlines()[:max_lines]:
         lines.append(line[:4096])
     return lines
