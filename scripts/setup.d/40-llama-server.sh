@@ -15,6 +15,7 @@ if [ -x "$BIN" ]; then
 fi
 apt_install cmake g++ make
 PY=${PYTHON:-python3}
+"$PY" -m pip --version >/dev/null 2>&1 || apt_install python3-pip
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "llama-server: building llama.cpp from llama-cpp-python==$VERSION (takes minutes)" >&2

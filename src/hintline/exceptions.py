@@ -8,7 +8,8 @@
      +-- MissingExtraError(HintlineError, ImportError)   an integration's extra is not installed
      +-- ExplainerUnavailable(HintlineError, ConnectionError)  the model provider cannot be reached
      |    +-- ExplainerTimeout(ExplainerUnavailable, TimeoutError)  no answer within the timeout
-     |    +-- InvalidAnswer(ExplainerUnavailable)                   cut off, not JSON, not the schema
+     |    +-- InvalidAnswer(ExplainerUnavailable)                   not JSON, not the schema
+     |         +-- AnswerCutOff                                     stopped at max_tokens
      +-- ExplainRefused(HintlineError, PermissionError)  the trust zone forbids sending the entry
      +-- GuardTripped(HintlineError)                     the agent guard stopped the run
           +-- RetryBudgetExhausted
@@ -22,6 +23,7 @@ programmer or configuration errors and for guard decisions.
 from __future__ import annotations
 
 __all__ = [
+    "AnswerCutOff",
     "ConfigError",
     "ExplainRefused",
     "ExplainerTimeout",
@@ -70,7 +72,11 @@ class ExplainerTimeout(ExplainerUnavailable, TimeoutError):
 
 
 class InvalidAnswer(ExplainerUnavailable):
-    """The model answered, but not usably: cut off at ``max_tokens``, not JSON, or not the schema."""
+    """The model answered, but not usably: not JSON, or not the schema (or cut off)."""
+
+
+class AnswerCutOff(InvalidAnswer):
+    """The answer stopped at ``max_tokens`` before its JSON was complete."""
 
 
 class ExplainRefused(HintlineError, PermissionError):

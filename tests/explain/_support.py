@@ -199,3 +199,27 @@ def real_python_error(tmp_path: Path) -> RealError:
         format="python",
     )
     return RealError(project=project, log=log_path, exception=caught, entry=entry)
+
+
+def write_config(tmp_path: Path, base_url: str, **extra: str) -> Path:
+    """A configuration file named `test` for ``base_url``, usage in tmp_path."""
+    lines = [
+        "[explain]",
+        'default = "test"',
+        "[explain.configurations.test]",
+        f'base_url = "{base_url}"',
+        'model = "test-model"',
+        "timeout = 30",
+        *(f'{k} = "{v}"' for k, v in extra.items()),
+        "[usage]",
+        'path = "usage.sqlite3"',
+    ]
+    path = tmp_path / "hintline.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def run(real: RealError, config: Path, *more: str) -> list[str]:
+    """The `hintline explain` arguments for the real log."""
+    return ["explain", str(real.log), "--config", str(config), "--project-root",
+            str(real.project), *more]

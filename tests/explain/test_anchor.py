@@ -66,7 +66,7 @@ class TestGuess:
             ([frame(f"{ROOT}/app/a.py")] * 3, 7, "only 3 frames were sent"),
             ([frame("/usr/lib/python3.11/json/decoder.py", in_app=False)], 0,
              "is not the project's code"),
-            ([frame(f"{ROOT}/app/a.py", in_app=False)], 0, "is not the project's code"),
+            ([frame(f"{ROOT}/lib/python3.11/x.py", in_app=False)], 0, "is not the project's code"),
             ([frame("/opt/other/app.py")], 0, "lies outside the project root"),
             ([frame("../elsewhere/app.py")], 0, "lies outside the project root"),
             ([frame("<frozen importlib._bootstrap>")], 0, "names no source file"),

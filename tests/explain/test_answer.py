@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hintline.exceptions import ExplainerUnavailable, InvalidAnswer
+from hintline.exceptions import AnswerCutOff, ExplainerUnavailable, InvalidAnswer
 from hintline.explain import ChatReply, answer_schema, parse_answer
 
 from ._support import DB_PASSWORD, DSN
@@ -25,6 +25,13 @@ class TestSchema:
         assert schema["required"] == ["cause", "next_step", "frame"]
         assert schema["additionalProperties"] is False
 
+    @pytest.mark.parametrize(("max_tokens", "limit"), [(512, 200), (4096, 200), (200, 68),
+                                                       (100, 18), (6, 16)])
+    def test_string_limits_fit_max_tokens(self, max_tokens, limit):
+        """Two strings at their maxLength plus the JSON fit in max_tokens (one token per char)."""
+        props = answer_schema(2, max_tokens=max_tokens)["properties"]
+        assert props["cause"]["maxLength"] == props["next_step"]["maxLength"] == limit
+
 
 class TestParse:
     def test_valid(self):
@@ -44,9 +51,14 @@ class TestParse:
         assert DB_PASSWORD not in answer.cause
         assert "\n" not in answer.cause
 
+    def test_garbage_stopped_at_max_tokens_is_not_json(self):
+        """Text that never began a JSON object is not JSON, even when it hit max_tokens."""
+        with pytest.raises(InvalidAnswer, match="not JSON"):
+            parse_answer(reply("yyy>?y>", "length"), max_tokens=8)
+
     def test_cut_off(self):
         """A reply stopped at max_tokens is reported as cut off, with the limit."""
-        with pytest.raises(InvalidAnswer, match="cut off at max_tokens=8"):
+        with pytest.raises(AnswerCutOff, match="cut off at max_tokens=8"):
             parse_answer(reply('{"cause": "abc', "length"), max_tokens=8)
 
     @pytest.mark.parametrize(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +12,7 @@ from hintline.explain import SqliteUsageStore
 from tests.services.llama import free_port
 
 from ._stub import openai_stub
-from ._support import DB_PASSWORD, RealError, real_python_error
+from ._support import DB_PASSWORD, RealError, real_python_error, run, write_config
 
 TOKEN_IN_PATH = "ghp_R3alLookingTok3n"
 
@@ -24,28 +23,6 @@ def real(tmp_path, monkeypatch) -> RealError:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     return real_python_error(tmp_path)
-
-
-def write_config(tmp_path: Path, base_url: str, **extra: str) -> Path:
-    lines = [
-        "[explain]",
-        'default = "test"',
-        "[explain.configurations.test]",
-        f'base_url = "{base_url}"',
-        'model = "test-model"',
-        "timeout = 30",
-        *(f'{k} = "{v}"' for k, v in extra.items()),
-        "[usage]",
-        'path = "usage.sqlite3"',
-    ]
-    path = tmp_path / "hintline.toml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def run(real: RealError, config: Path, *more: str) -> list[str]:
-    return ["explain", str(real.log), "--config", str(config), "--project-root",
-            str(real.project), *more]
 
 
 class TestLabelsAndZones:
@@ -68,6 +45,23 @@ class TestLabelsAndZones:
         for text in (out.encode(), body):
             assert DB_PASSWORD.encode() not in text
             assert TOKEN_IN_PATH.encode() not in text
+
+    def test_anchored_heading_from_a_real_trace(self, real, tmp_path, capsys):
+        """The log reader's trace, in_app settled by the project root: citing the project's
+        frame #3 (parse_order) is anchored; citing the stdlib throw site #0 is a guess."""
+        with openai_stub() as stub:
+            config = write_config(tmp_path, stub.base_url)
+            stub.content = '{"cause": "malformed order JSON", "next_step": "validate", "frame": 3}'
+            assert main(run(real, config)) == 0
+            out = capsys.readouterr().out
+            assert "  #3 app/orders.py:5 in parse_order\n" in out
+            assert ("Hint (anchored in the project's code): #3 app/orders.py:5 in parse_order "
+                    "is the project's own code") in out
+            stub.content = '{"cause": "decoder bug", "next_step": "none", "frame": 0}'
+            assert main(run(real, config)) == 0
+            out = capsys.readouterr().out
+            assert "Guess (not anchored in the project's code): #0 " in out
+            assert "json/decoder.py:353 in raw_decode is not the project's code" in out
 
     def test_guess_is_printed_under_its_heading(self, real, tmp_path, capsys):
         """The text output shows the guess heading with its reason."""

@@ -53,7 +53,7 @@ class TestTrustZoneMatrix:
         (request,) = provider.requests
         text = request.messages[1].content
         assert "JSONDecodeError" in text
-        assert "order import failed for postgresql://shop:" in text
+        assert "order import failed for postgresql://" in text
         assert "Expecting property name" in text
         assert "#1 app/orders.py:5 in parse_order" in text
         assert DB_PASSWORD not in text
@@ -114,7 +114,7 @@ class TestNothingToSend:
         entry = make_entry(message=f"cannot reach {DSN}", exception_type=None)
         result, provider, _ = ask(TrustZone.LOCAL, entry=entry, tmp_path=tmp_path)
         text = provider.requests[0].messages[1].content
-        assert "cannot reach postgresql://shop:" in text
+        assert "cannot reach postgresql://" in text
         assert DB_PASSWORD not in text
         assert result.anchored is False  # frame 1 does not exist: a guess
 
@@ -135,7 +135,7 @@ class TestFrames:
         )
         payload = build_payload(make_entry(frames=deep), config(TrustZone.LOCAL), project_root=ROOT)
         assert len(payload.frames) == MAX_FRAMES
-        assert payload.origin[0] is deep[0]
+        assert payload.origin[0] == deep[0]
         assert sum(f.in_app for f in payload.origin) == 5
         assert [f.index for f in payload.frames] == list(range(MAX_FRAMES))
         order = [deep.index(f) for f in payload.origin]

@@ -72,6 +72,20 @@ class TestRealLogs:
         assert len(early) >= 1
 
 
+class TestDetectFromLines:
+    @pytest.mark.parametrize("case", CASES, ids=lambda c: c.log)
+    def test_lines_detect_like_the_file(self, case: Case) -> None:
+        """detect_format accepts the lines themselves (str or bytes) as well as a path."""
+        head = case.path.read_bytes().splitlines()[:50]
+        assert logs.detect_format(head) == case.format
+        assert logs.detect_format([x.decode("utf-8", "replace") for x in head]) == case.format
+
+    def test_unknown_lines(self) -> None:
+        """Lines with no timestamp, no level and no JSON are no known format."""
+        with pytest.raises(logs.LogFormatError, match="unknown log format"):
+            logs.detect_format(["hello", "world"])
+
+
 class TestRotation:
     def test_rotated_and_gzipped_files_are_read(self) -> None:
         """app.log, app.log.1 and app.log.2.gz … together hold every record, newest first."""
@@ -91,6 +105,17 @@ class TestRotation:
         assert entries
         assert all(e.source == str(path) for e in entries)
         assert logs.detect_format(path) == "python"
+
+    def test_undetectable_rotated_file_takes_the_logs_format(self, tmp_path: Path) -> None:
+        """A rotated file whose head is unrecognisable is read in the base log's format."""
+        shutil.copy(FIXTURES / "logback" / "app.log", tmp_path / "app.log")
+        tail = (FIXTURES / "logback" / "app.log").read_bytes().split(b"\n", 3)[3]
+        (tmp_path / "app.log.1").write_bytes(b"\tat truncated.Frame(Main.java:1)\n" * 250 + tail)
+        with pytest.raises(logs.LogFormatError):
+            logs.detect_format(tmp_path / "app.log.1")
+        entries = logs.read(tmp_path / "app.log", limit=None)
+        assert {Path(e.source).name for e in entries} == {"app.log", "app.log.1"}
+        assert {e.format for e in entries} == {"logback"}
 
     def test_siblings_order(self, tmp_path: Path) -> None:
         """Numbered rotations count into the past; the base file comes first."""

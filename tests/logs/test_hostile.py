@@ -57,6 +57,17 @@ class TestHostile:
         assert "\x00" not in entry.raw
         assert "bytes" in entry.message
 
+    def test_crlf_line_endings(self, tmp_path: Path) -> None:
+        """A log written with CRLF reads like the same log with LF (keys aside)."""
+        lf = (FIXTURES / "logback" / "app.log").read_bytes()
+        path = tmp_path / "app.log"
+        path.write_bytes(lf.replace(b"\n", b"\r\n"))
+        got = logs.read(path, limit=None)
+        want = logs.read(FIXTURES / "logback" / "app.log", limit=None)
+        assert [(e.message, e.exception_type, e.level) for e in got] == [
+            (e.message, e.exception_type, e.level) for e in want]
+        assert all("\r" not in e.trace_text for e in got)
+
     def test_deeply_nested_json(self, tmp_path: Path) -> None:
         """A JSON line nested past the recursion limit is skipped."""
         path = tmp_path / "deep.jsonl"
@@ -66,11 +77,12 @@ class TestHostile:
 
     @pytest.mark.parametrize("case", CASES, ids=lambda c: c.log)
     def test_tiny_blocks_read_the_same(self, case: object, monkeypatch: pytest.MonkeyPatch) -> None:
-        """With 64-byte blocks every record spans blocks; reverse reading still matches forward."""
+        """With 64-byte blocks every record spans blocks; both directions still find the same records."""
         path = case.path  # type: ignore[attr-defined]
         forward = list(logs.iter_entries(path))
         monkeypatch.setattr(_source, "BLOCK", 64)
         assert list(logs.iter_entries(path, reverse=True)) == list(reversed(forward))
+        assert list(logs.iter_entries(path)) == forward
         assert list(logs.iter_entries(path, reverse=True, min_level=None))[-1:] == list(
             logs.iter_entries(path, min_level=None))[:1]
 

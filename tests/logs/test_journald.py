@@ -39,11 +39,16 @@ class TestJournald:
         got = [e for e in logs.read(JOURNAL, limit=None) if e.component == "shop.worker"]
         want = _expected("worker.expected.json")
         assert [(e.level, e.message) for e in got] == [(w["level"], w["message"]) for w in want]
-        # The newest record is followed in the journal by the worker's uncaught traceback, printed
-        # by the interpreter a moment later on the same stream: the journal cannot tell it apart
-        # from a logged one, so it is attached to that record. Every other class must match.
-        assert [short(e.exception_type) for e in got[1:]] == [short(w["exception"]) for w in want[1:]]
-        assert got[0].exception_type == "KeyError"
+        assert [short(e.exception_type) for e in got] == [short(w["exception"]) for w in want]
+
+    def test_uncaught_traceback_is_its_own_entry(self) -> None:
+        """The interpreter's uncaught traceback, printed right after a logged error, is not merged into it."""
+        crash = [e for e in logs.read(JOURNAL, limit=None) if e.component == "shop-worker"]
+        assert len(crash) == 1
+        assert crash[0].level == "ERROR"
+        assert crash[0].exception_type == "KeyError"
+        assert crash[0].trace_text.startswith("Traceback (most recent call last):")
+        assert 'in <module>' in crash[0].trace_text
 
     def test_two_processes_interleaved_stay_apart(self) -> None:
         """Entries of the two processes interleave in the journal but never merge across them."""

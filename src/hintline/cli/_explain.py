@@ -151,7 +151,7 @@ def _print_entry(entry: Entry, shown: Payload | None, index: int | None) -> None
 
     head = f"Entry {index}" if index is not None else "Entry"
     print(f"{head} · key {entry.key} · {scrub(entry.source)}")
-    when = entry.timestamp.isoformat(sep=" ") if entry.timestamp else "(no time)"
+    when = entry.timestamp.isoformat(sep=" ", timespec="seconds") if entry.timestamp else "(no time)"
     component = f" {scrub(entry.component)}" if entry.component else ""
     print(f"{when} {entry.level}{component}")
     message = scrub(entry.message).strip().splitlines()

@@ -2,7 +2,8 @@
 
 The answer is a JSON object ``{"cause": str, "next_step": str, "frame": int}``: ``frame`` is the
 number of the sent frame the cause sits in, or ``-1``. The schema bounds every string
-(``maxLength``), so a constrained model stops instead of running to ``max_tokens``.
+(``maxLength``, scaled to ``max_tokens``), so a constrained model stops instead of running to
+``max_tokens``.
 """
 
 from __future__ import annotations
@@ -11,17 +12,26 @@ import json
 import re
 from dataclasses import dataclass
 
-from hintline.exceptions import InvalidAnswer
+from hintline.exceptions import AnswerCutOff, InvalidAnswer
 from hintline.explain._payload import Payload
 from hintline.explain._provider import ChatMessage, ChatReply, ChatRequest
 from hintline.scrub import scrub
 
-__all__ = ["MAX_CAUSE_CHARS", "MAX_STEP_CHARS", "Answer", "answer_schema", "build_request",
-           "parse_answer"]
+__all__ = [
+    "MAX_CAUSE_CHARS",
+    "MAX_STEP_CHARS",
+    "Answer",
+    "answer_schema",
+    "build_request",
+    "parse_answer",
+    "string_limit",
+]
 
 MAX_CAUSE_CHARS = 200
 MAX_STEP_CHARS = 200
 SCHEMA_NAME = "exception_hint"
+_JSON_OVERHEAD_TOKENS = 64  # keys, quotes, the frame number and the whitespace a grammar allows
+_MIN_STRING_CHARS = 16
 
 SYSTEM_PROMPT = (
     "You diagnose one logged error of a software project. You get the exception class, "
@@ -43,13 +53,24 @@ class Answer:
     frame: int
 
 
-def answer_schema(frame_count: int) -> dict[str, object]:
+def string_limit(max_tokens: int) -> int:
+    """The ``maxLength`` of each answer string so that a constrained answer always completes.
+
+    Counted for the worst case, one token per character (byte-level vocabularies), after the
+    JSON's own keys and whitespace: ``max_tokens = 512`` gives the full 200 characters,
+    ``max_tokens = 200`` gives 68.
+    """
+    return max(_MIN_STRING_CHARS, min(MAX_CAUSE_CHARS, (max_tokens - _JSON_OVERHEAD_TOKENS) // 2))
+
+
+def answer_schema(frame_count: int, *, max_tokens: int = 512) -> dict[str, object]:
     """The JSON schema of the answer, for a request that sent ``frame_count`` frames."""
+    limit = string_limit(max_tokens)
     return {
         "type": "object",
         "properties": {
-            "cause": {"type": "string", "minLength": 1, "maxLength": MAX_CAUSE_CHARS},
-            "next_step": {"type": "string", "minLength": 1, "maxLength": MAX_STEP_CHARS},
+            "cause": {"type": "string", "minLength": 1, "maxLength": limit},
+            "next_step": {"type": "string", "minLength": 1, "maxLength": limit},
             "frame": {"type": "integer", "enum": list(range(-1, frame_count))},
         },
         "required": ["cause", "next_step", "frame"],
@@ -64,7 +85,7 @@ def build_request(payload: Payload, *, max_tokens: int, temperature: float) -> C
             ChatMessage("system", SYSTEM_PROMPT),
             ChatMessage("user", payload.render()),
         ),
-        schema=answer_schema(len(payload.frames)),
+        schema=answer_schema(len(payload.frames), max_tokens=max_tokens),
         schema_name=SCHEMA_NAME,
         max_tokens=max_tokens,
         temperature=temperature,
@@ -86,8 +107,8 @@ def parse_answer(reply: ChatReply, *, max_tokens: int) -> Answer:
     try:
         data = json.loads(text)
     except ValueError as exc:
-        if reply.finish_reason == "length":
-            raise InvalidAnswer(
+        if reply.finish_reason == "length" and text.startswith(("{", "```")):
+            raise AnswerCutOff(
                 f"the answer was cut off at max_tokens={max_tokens} before it was complete JSON"
             ) from exc
         raise InvalidAnswer(f"the answer is not JSON: {_preview(reply.content)}") from exc

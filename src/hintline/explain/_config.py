@@ -210,7 +210,7 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
             origin = "--config" if path is not None else "HINTLINE_CONFIG"
             raise ConfigError(f"configuration file not found: {chosen} ({origin})")
         return _read(chosen)
-    for candidate in config_search_path()[-2:]:
+    for candidate in (Path.cwd() / "hintline.toml", _config_home() / "hintline" / "config.toml"):
         if candidate.is_file():
             return _read(candidate)
     return Settings(configurations={"local": Configuration(name="local")})

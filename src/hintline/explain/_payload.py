@@ -9,17 +9,19 @@ checkout says nothing about the error, and often names a person). Every text goe
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import posixpath
 import re
 from dataclasses import dataclass
-from pathlib import PurePath
 
 from hintline.exceptions import ExplainRefused
 from hintline.explain._config import Configuration
 from hintline.explain._zones import DataClass, TrustZone
 from hintline.logs import Entry
 from hintline.scrub import scrub
-from hintline.traces import ExceptionInfo, Frame
+from hintline.traces import ExceptionInfo, Frame, select_frames
+from hintline.traces._inapp import InAppPolicy
 
 __all__ = [
     "MAX_FRAMES",
@@ -145,12 +147,13 @@ def build_payload(
     chain = tuple(
         _clip(scrub(e.type)) for e in entry.trace.exceptions if e is not exc and e.type
     )
-    frames = _pick_frames(entry, exc, max_frames)
     root = os.fspath(project_root) if project_root is not None else None
+    frames = select_frames(_in_app_for_root(exc, root), max_frames) if exc is not None else ()
+    prefix = posixpath.normpath(root).rstrip("/") + "/" if root else None
     sent = tuple(
         SentFrame(
             index=i,
-            file=_clip(scrub(_relative(f.file, root))) if f.file else None,
+            file=_clip(scrub(_relative(f.file, prefix))) if f.file else None,
             line=f.line,
             function=_clip(scrub(_cut_args(f.function))) if f.function else None,
         )
@@ -215,35 +218,28 @@ def _main_exception(entry: Entry) -> ExceptionInfo | None:
     return next((e for e in chain if e.frames), root)
 
 
-def _pick_frames(entry: Entry, exc: ExceptionInfo | None, limit: int) -> tuple[Frame, ...]:
-    """Up to ``limit`` frames: the throw site, then the project's frames, then the rest, in
-    their original order."""
-    frames = exc.frames if exc is not None else ()
-    if len(frames) <= limit:
-        return tuple(frames)
-    keep = {0}
-    for i, f in enumerate(frames):
-        if len(keep) >= limit:
-            break
-        if f.in_app:
-            keep.add(i)
-    for i in range(len(frames)):
-        if len(keep) >= limit:
-            break
-        keep.add(i)
-    return tuple(frames[i] for i in sorted(keep))
+def _in_app_for_root(exc: ExceptionInfo, root: str | None) -> ExceptionInfo:
+    """``exc`` with ``in_app`` decided again for ``root`` by the trace parser's own policy.
+
+    A log reader parses traces without knowing the project, so their frames are in app only
+    through include lists or known packages; the configured project root settles the rest.
+    """
+    if root is None or all(f.in_app for f in exc.frames):
+        return exc
+    policy = InAppPolicy(project_root=root)
+    frames = tuple(
+        f if f.in_app else dataclasses.replace(f, in_app=policy.decide(f.file, f.module, f.function))
+        for f in exc.frames
+    )
+    return dataclasses.replace(exc, frames=frames)
 
 
-def _relative(file: str, root: str | None) -> str:
-    if not root:
+def _relative(file: str, root_prefix: str | None) -> str:
+    """``file`` relative to the root when it lies inside it (``root_prefix`` ends with ``/``)."""
+    if not root_prefix or not file.startswith("/"):
         return file
-    try:
-        rel = os.path.relpath(os.path.normpath(file), os.path.normpath(root))
-    except ValueError:  # another drive on Windows
-        return file
-    if not os.path.isabs(file) or rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return file
-    return PurePath(rel).as_posix()
+    norm = posixpath.normpath(file) if ("/." in file or "//" in file) else file
+    return norm[len(root_prefix) :] if norm.startswith(root_prefix) else file
 
 
 def _cut_args(function: str) -> str:
@@ -251,6 +247,8 @@ def _cut_args(function: str) -> str:
 
 
 def _clip(text: str, limit: int = _MAX_FIELD_CHARS) -> str:
-    text = " ".join(text.split()) if limit == _MAX_FIELD_CHARS else text
+    """Cut ``text`` to ``limit`` characters; short fields (names, paths) also become one line."""
+    if limit <= _MAX_FIELD_CHARS:
+        text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

@@ -149,6 +149,8 @@ _CONTINUES = re.compile(
     r"|Exception in thread |(?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable)(?::|$))"
 )
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.$]*(?::\s|$)")
+_NEW_TRACE = "Traceback (most recent call last):"
+_CHAINED = re.compile(r"^(?:During handling of the above|The above exception|\s*$)")
 _GAP_US = 2_000_000
 
 
@@ -175,7 +177,9 @@ def merge_journal(lines: Iterator[str], *, reference: date | None = None) -> Ite
     """Journal entries merged into records, oldest first, with their raw JSON lines.
 
     Entries of the same process (``_PID`` and ``SYSLOG_IDENTIFIER``) are merged while each
-    next text is a continuation line and follows within two seconds.
+    next text is a continuation line and follows within two seconds. A Python traceback that
+    starts at another timestamp than the entry before it (and is not chained to it) opens its
+    own record: a logged record reaches the journal in one write, an uncaught traceback later.
     """
     pending: dict[tuple[str, str], tuple[list[str], list[str], int, int]] = {}
     for line in lines:
@@ -196,7 +200,11 @@ def merge_journal(lines: Iterator[str], *, reference: date | None = None) -> Ite
         if held is not None:
             texts, raws, last, prio = held
             in_trace = any(t.startswith(("Traceback", "  File ")) for t in texts[-3:])
-            continues = _CONTINUES.match(text) or (in_trace and _EXCEPTION_LINE.match(text))
+            continues = bool(_CONTINUES.match(text) or (in_trace and _EXCEPTION_LINE.match(text)))
+            if continues and when != last and text.startswith(_NEW_TRACE) and not _CHAINED.match(texts[-1]):
+                # logging writes a record and its traceback at once (one journal timestamp); a
+                # traceback that arrives later, not chained, is the interpreter's uncaught one
+                continues = False
             if continues and 0 <= when - last <= _GAP_US and len(texts) < 5000:
                 texts.append(text)
                 raws.append(line.rstrip("\n"))
