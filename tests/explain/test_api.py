@@ -44,3 +44,26 @@ def test_explanation_to_dict_is_json_ready(tmp_path):
     assert data["label"] == "guess"
     assert data["sent"]["frames"] == [{"index": 0, "file": "a.py", "line": 10,
                                        "function": "handle"}]
+
+
+def test_explicit_arguments_need_no_configuration_file(tmp_path, monkeypatch):
+    """With a configuration, a usage store and a project root given, no file is read (a broken
+    ./hintline.toml does not matter); without them it is, and its error is a ConfigError."""
+    import pytest
+
+    from hintline.exceptions import ConfigError
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("HINTLINE_CONFIG", raising=False)
+    (tmp_path / "hintline.toml").write_text("[explain\n")
+    entry = make_entry(frames=(frame("/srv/app/a.py"),))
+    result = hintline.explain(
+        entry,
+        configuration=Configuration(name="local", zone=TrustZone.LOCAL),
+        project_root="/srv/app",
+        provider=FixedProvider.answering("cause", "step", 0),
+        usage=SqliteUsageStore(tmp_path / "u.db"),
+    )
+    assert result.anchored is True
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        hintline.explain(entry, provider=FixedProvider.answering("c", "n", 0))

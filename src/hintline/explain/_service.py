@@ -16,7 +16,7 @@ from hintline.exceptions import (
 )
 from hintline.explain._anchor import anchor
 from hintline.explain._answer import Answer, build_request, parse_answer
-from hintline.explain._config import Configuration, Settings, load_settings
+from hintline.explain._config import Configuration, Settings, UsageSettings, load_settings
 from hintline.explain._payload import Payload, SentFrame, build_payload
 from hintline.explain._provider import ChatReply, Provider
 from hintline.explain._usage import UsageRecord, UsageStore, open_usage_store
@@ -145,18 +145,23 @@ def explain(
 
     .. versionadded:: 0.1
     """
-    if settings is None:
+    given = isinstance(configuration, Configuration)
+    if settings is None and not (given and usage is not None and project_root is not None):
         settings = load_settings(config_path)
-    cfg = configuration if isinstance(configuration, Configuration) else settings.get(
-        configuration
-    )
-    root = Path(project_root or settings.project_root or Path.cwd())
+    if isinstance(configuration, Configuration):
+        cfg = configuration
+    else:
+        assert settings is not None
+        cfg = settings.get(configuration)
+    root = Path(project_root or (settings.project_root if settings else None) or Path.cwd())
     payload = build_payload(entry, cfg, project_root=root)
     request = build_request(payload, max_tokens=cfg.max_tokens, temperature=cfg.temperature)
     if provider is None:
         cfg.api_key()  # an unset key variable is a configuration error, not a failed call
         provider = make_provider(cfg)
-    store = usage if usage is not None else open_usage_store(settings.usage)
+    store = usage if usage is not None else open_usage_store(
+        settings.usage if settings else UsageSettings()
+    )
     started_at = datetime.now(timezone.utc)
     start = time.perf_counter()
     reply: ChatReply | None = None

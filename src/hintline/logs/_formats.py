@@ -34,7 +34,8 @@ _JAVA_HEADER = re.compile(r"\[[^\]]*\]\s+(?:ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\s
 _LOG4J_FRAME = re.compile(r"\)\s+~?\[[^\]]*\]\s*$")
 _PYTHON = re.compile(
     r"^(?:(?:CRITICAL|FATAL|ERROR|WARNING|INFO|DEBUG):[^:\s]*:|Traceback \(most recent call last\):"
-    r"|\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}(?! \[))"
+    r"|\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}(?! \[)"
+    r"|(?:CRITICAL|ERROR|WARNING|INFO|DEBUG) \d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})"
 )
 
 

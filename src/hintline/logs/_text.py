@@ -27,7 +27,8 @@ _PY_LEVELS = "CRITICAL|FATAL|ERROR|WARNING|WARN|INFO|DEBUG|NOTSET"
 
 # What opens a record, per format (bytes, matched at a line start).
 START: dict[str, str] = {
-    "python": rf"\[?{_ISO_TS}|(?:{_PY_LEVELS}):[^:\n]*:",
+    # asctime first; BASIC_FORMAT "LEVEL:name:msg"; Django's verbose "LEVEL asctime module …"
+    "python": rf"\[?{_ISO_TS}|(?:{_PY_LEVELS}):[^:\n]*:|(?:{_PY_LEVELS}) {_ISO_TS}",
     "logback": rf"\[?(?:{_ISO_TS}|{_TIME_TS})",
     "log4j": rf"\[?(?:{_ISO_TS}|{_TIME_TS})",
     "typo3": _RFC_TS + r" \[",
@@ -171,6 +172,11 @@ def parse_text_record(record: str, fmt: str, *, reference: date | None = None) -
             parsed.level = normalise_level(m["level"])
             parsed.component = (groups.get("component") or "").strip() or None
             parsed.message = m["message"].strip()
+            if parsed.timestamp is None:  # "LEVEL asctime …" (Django's verbose format)
+                late = _TS_AT_START.match(parsed.message)
+                if late:
+                    parsed.timestamp = parse_timestamp(late.group(0), reference=reference)
+                    parsed.message = parsed.message[late.end():]
             for name in ("thread", "pid", "request"):
                 if groups.get(name):
                     parsed.extra[name] = groups[name]
