@@ -67,7 +67,7 @@ def cases() -> list[Case]:
         Case("scrub", f"sqlalchemy error {len(sqlalchemy)} chars (real)", lambda: scrub(sqlalchemy)),
         Case("scrub", "message-64KiB (no secret)", lambda: scrub(log), target_us=300.0),
         Case("scrub", "message-64KiB (4 real captures with secrets)", lambda: scrub(log_secrets),
-             target_us=300.0),  # fmt: skip
+             target_us=300.0),
         Case("scrub", "message-64KiB full-re fallback (no Hyperscan)",
-             lambda: full._report(log_secrets, fast=False)),  # fmt: skip
+             lambda: full._report(log_secrets, fast=False)),
     ]
