@@ -200,7 +200,7 @@ RULES: tuple[Rule, ...] = (
         name="db.pg-undefined-column-suggestion",
         category=Category.UNDEFINED_COLUMN,
         pattern=(
-            r'column "?(?P<key>[^"\s]+)"? does not exist[^\n]*\n(?:[^\n]*\n){0,12}?'
+            r'column "(?P<key>[^"\n]+)" does not exist[^\n]*\n(?:[^\n]*\n){0,12}?'
             r'[^\n]*Perhaps you meant to reference the column "(?P<suggestion>[^"\n]+)"'
         ),
         hint="Column '{key}' does not exist; PostgreSQL suggests '{suggestion}'. Use that column name.",
@@ -245,7 +245,7 @@ RULES: tuple[Rule, ...] = (
         code="DB010",
         name="db.pg-undefined-column",
         category=Category.UNDEFINED_COLUMN,
-        pattern=r'column "?(?P<key>[^"\s]+)"? does not exist',
+        pattern=r'column "(?P<key>[^"\n]+)" does not exist',
         hint=_NO_COLUMN,
         why="PostgreSQL 42703 without a suggestion (no similar column exists).",
         examples=(
@@ -257,7 +257,10 @@ RULES: tuple[Rule, ...] = (
                 source=_F + "pg-pg-undefined-column.txt (message line)",
             ),
         ),
-        near_misses=('column "emial" of relation "users" does not exist',),
+        near_misses=(
+            'column "emial" of relation "users" does not exist',
+            "KeyError: \"column 'price' does not exist\"",
+        ),
     ),
     Rule(
         code="DB011",
