@@ -2,14 +2,43 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from hintline import _engine
+from hintline._fallback import pick_line
+from hintline._input import prepare
 from hintline.categories import Category, Kind, Retry
+from hintline.rules._model import Rule
+from hintline.scrub import scrub
 
-__all__ = ["MAX_HINT_CHARS", "PREFIX", "Hint", "clean"]
+__all__ = ["MAX_HINT_CHARS", "MAX_VALUE_CHARS", "PREFIX", "Hint", "clean", "render"]
 
 PREFIX = "Hint: "
 MAX_HINT_CHARS = 240
+"""A hint's text is at most this long (the prefix included)."""
+MAX_VALUE_CHARS = 64
+"""A captured value is cut to this length before it is put in a hint."""
+UNKNOWN = "unknown"
+"""What a group that did not take part in the match renders as."""
+
+_ELLIPSIS = "…"
+_CONTROL = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x08\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
+)
+_PAIRS = {
+    "'": "'",
+    '"': '"',
+    "`": "`",
+    "(": ")",
+    "[": "]",
+    "{": "}",
+    "<": ">",
+    "‘": "’",
+    "“": "”",
+    "«": "»",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,18 +62,113 @@ class Hint:
     retry: Retry | None
 
 
+def _strip_pairs(value: str) -> str:
+    while len(value) >= 2 and _PAIRS.get(value[0]) == value[-1]:
+        inner = value[1:-1]
+        if value[0] in inner or value[-1] in inner:  # '"a"."b"' is not one quoted value
+            break
+        value = inner.strip()
+    return value
+
+
+def normalise(value: str | None) -> str:
+    """Normalise one captured value as the rendering contract says (see ``Rule``)."""
+    if value is None:
+        return UNKNOWN
+    if not value.isascii() or not value.isprintable():
+        value = _CONTROL.sub("", value)
+    value = _strip_pairs(" ".join(value.split()))
+    if "," in value:
+        value = _strip_pairs(value.split(",", 1)[0].strip())
+    return value[:MAX_VALUE_CHARS]
+
+
+def _finish(text: str) -> str:
+    """Collapse whitespace, scrub, cut to 240 characters."""
+    text = scrub(" ".join(text.split()))
+    if "\n" in text or "\r" in text:  # the scrubber must not add lines; be sure
+        text = " ".join(text.split())
+    if not text.startswith(PREFIX):
+        text = PREFIX + text
+    if len(text) > MAX_HINT_CHARS:
+        text = text[: MAX_HINT_CHARS - 1] + _ELLIPSIS
+    return text
+
+
+def _make(category: Category, text: str, rule: str | None, key: str | None) -> Hint:
+    return Hint(text, category, rule, key, category.kind, category.retry)
+
+
+def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
+    """Render the hint of ``rule`` from its named ``groups`` (the rendering contract of ``Rule``)."""
+    values = {name: normalise(value) for name, value in groups.items()}
+    text = _finish(PREFIX + rule.hint.format(**values))
+    key = None
+    if rule.key_group is not None and groups.get(rule.key_group) is not None:
+        key = scrub(values[rule.key_group])
+    return _make(rule.category, text, rule.name, key)
+
+
+def _root_cause_line(source: str | BaseException) -> str | None:
+    try:
+        from hintline.traces import parse_trace
+
+        root = parse_trace(source).root_cause
+    except Exception:  # the fallback must not fail with the trace parser
+        return None
+    if root is None or not (root.type or root.message):
+        return None
+    return (
+        f"{root.type}: {root.message}" if root.type and root.message else root.type or root.message
+    )
+
+
+def fallback(text: str, source: str | BaseException | None = None) -> Hint:
+    """The hint when no rule matches: the most useful line of ``text``, category ``other``."""
+    line = _root_cause_line(text if source is None else source) or pick_line(text)
+    if line:
+        line = _CONTROL.sub("", line)
+    return _make(
+        Category.OTHER,
+        _finish(PREFIX + (line or "Empty error message: nothing to act on.")),
+        None,
+        None,
+    )
+
+
+_SAFE = Hint(
+    PREFIX + "hintline could not read this error.",
+    Category.OTHER,
+    None,
+    None,
+    Kind.RECOVERABLE,
+    None,
+)
+
+
 def clean(error: str | bytes | BaseException) -> Hint:
     """Turn an error (text, bytes or an exception object) into a :class:`Hint`. Never raises.
 
-    PLACEHOLDER: replaced by the real engine (issue 2).
+    Text is bounded to 64 KiB (first 16 KiB and last 48 KiB); bytes are decoded as UTF-8 with
+    replacement; an exception is read with its whole chain (causes, contexts, group members and
+    their tracebacks), the innermost cause last. The first-listed rule of
+    :data:`hintline.rules.RULES` that matches anywhere in the text renders the hint (see the
+    rendering contract on :class:`hintline.Rule`); with no match, the fallback picks the root
+    cause of the parsed trace, the last ``Caused by:``, the last exception line or the first
+    line that is not a stack frame.
+
+    Args:
+        error: the error text, its raw bytes, or an exception object.
+
+    Returns:
+        The hint: ``text`` starts with ``Hint: ``, is one line of at most 240 characters and
+        has been through :func:`hintline.scrub`.
     """
-    text = error if isinstance(error, str) else repr(error)
-    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "unknown error")
-    return Hint(
-        text=(PREFIX + line)[:MAX_HINT_CHARS],
-        category=Category.OTHER,
-        rule=None,
-        key=None,
-        kind=Kind.RECOVERABLE,
-        retry=None,
-    )
+    try:
+        text = prepare(error)
+        found = _engine.match(text)
+        if found is not None:
+            return render(found.rule, found.groups)
+        return fallback(text, error if isinstance(error, BaseException) else None)
+    except Exception:  # clean() is total: a diagnostics library must not crash its host
+        return _SAFE

@@ -11,6 +11,9 @@ from hintline.exceptions import RuleError
 
 __all__ = ["Example", "Rule"]
 
+_CODE = re.compile(r"[A-Z]{1,6}\d{3,4}")
+_NAME = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z0-9]+(?:[-_][a-z0-9]+)*)+")
+
 
 @dataclass(frozen=True, slots=True)
 class Example:
@@ -18,7 +21,8 @@ class Example:
 
     Args:
         input: the error text, captured from a real run (see ``scripts/fixtures/``).
-        hint: the exact expected ``Hint.text``.
+        hint: the exact expected ``Hint.text`` (with the ``Hint: `` prefix, after rendering,
+            scrubbing and the 240-character cut).
         key: the expected ``Hint.key``.
         source: where the input came from (the fixture file or generator), for provenance.
     """
@@ -31,19 +35,63 @@ class Example:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One entry of the ordered rule table. The first listed rule that matches wins.
+    """One entry of the ordered rule table. The first *listed* rule that matches wins.
+
+    All rules are matched in one pass over the input; when several match, the rule listed
+    first in ``hintline.rules.RULES`` wins, wherever its match sits in the text. The winner's
+    pattern is then searched with Python ``re`` to get its named groups (the first match of
+    the pattern in the text).
+
+    RENDERING CONTRACT (``hintline.hint.clean`` implements it exactly):
+
+    1. ``values`` = every named group of ``pattern``, each *normalised*:
+
+       a. a group that did not participate in the match renders as ``unknown``;
+       b. ANSI colour sequences and control characters are removed, whitespace (newlines
+          included) is collapsed to single spaces, ends are stripped;
+       c. surrounding quotes, backticks and brackets are stripped (matched pairs, repeatedly:
+          ``'x'``, ``"x"``, ```x```, ``(x)``, ``[x]``, ``{x}``, ``<x>``, ``‘x’``, ``“x”``);
+       d. a composite ``a, b`` (or ``(a, b)``) gives its first column ``a`` (quotes stripped
+          again: ``("a", "b")`` gives ``a``);
+       e. the value is cut to 64 characters.
+
+    2. ``text = "Hint: " + hint.format(**values)``. Whitespace (newlines included) is collapsed
+       to single spaces, the text goes through :func:`hintline.scrub.scrub`, and it is cut to
+       240 characters, ending with ``…`` when cut.
+    3. ``key`` = the normalised value of ``key_group``, passed through ``scrub``; ``None``
+       when the rule has no key group (``key_group=None``) or the group did not participate.
+    4. ``category`` is the rule's; ``kind`` and ``retry`` follow from the category.
+
+    Rendering is deterministic. Write templates that need no quoting from the value: the
+    template adds the quotes (``"... for '{key}'."``). Capture identifiers and short,
+    non-sensitive values only (names, codes, ports), never free-form messages that could hold
+    secrets; the scrubber is a safety net, not a licence.
+
+    Patterns are Python ``re`` syntax (inline flags like ``(?i)``, ``(?m)``, ``(?s)`` at the
+    very start or scoped ``(?i:...)``). The multi-pattern engine compiles them too; lookaround
+    and backreferences are allowed (they are prefiltered, then verified with ``re``) but a
+    pattern that starts with a literal is matched fastest. A pattern must not match the empty
+    string.
 
     Args:
-        code: stable identifier (``DB003``); never reused.
+        code: stable identifier (``DB003``: 1-6 capitals and 3-4 digits); never reused.
         name: ``family.kebab-name`` naming the error, not the fix.
         category: the :class:`~hintline.Category` of what it matches.
         pattern: a Python ``re`` pattern (also compiled by the multi-pattern engine).
-        hint: the hint template (without the ``Hint: `` prefix); ``{group}`` fields name groups.
+        hint: the hint template (without the ``Hint: `` prefix); ``{group}`` fields name
+            named groups of ``pattern``; one line.
         why: one line on why the rule exists and what raises the error.
-        examples: real inputs with the exact hint and key they must give.
+        examples: real inputs with the exact hint and key they must give through the *full*
+            table (the tests check this, so shadowing by an earlier rule is caught).
         near_misses: inputs this rule must *not* claim.
-        key_group: the named group holding the offending key, if any.
+        key_group: the named group holding the offending key, or ``None`` for no key.
         since: the version the rule appeared in.
+
+    Raises:
+        RuleError: at declaration, for a rule without examples, a pattern that does not
+            compile or matches the empty string, a hint template that is not one line, names
+            an unknown group or does not format, an unknown key group, or a malformed
+            code or name.
     """
 
     code: str
@@ -59,19 +107,33 @@ class Rule:
     _fields: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        where = f"rule {self.code} ({self.name})"
+        if not _CODE.fullmatch(self.code):
+            raise RuleError(f"{where}: code must look like 'DB003'")
+        if not _NAME.fullmatch(self.name):
+            raise RuleError(f"{where}: name must look like 'family.kebab-name'")
         if not self.examples:
-            raise RuleError(f"rule {self.code} ({self.name}) has no example")
+            raise RuleError(f"{where} has no example")
         try:
             compiled = re.compile(self.pattern)
         except re.error as exc:
-            raise RuleError(f"rule {self.code}: pattern does not compile: {exc}") from exc
+            raise RuleError(f"{where}: pattern does not compile: {exc}") from exc
+        if compiled.fullmatch(""):
+            raise RuleError(f"{where}: pattern matches the empty string")
         if "\n" in self.hint or "\r" in self.hint:
-            raise RuleError(f"rule {self.code}: hint template is not one line")
-        fields = {f for _, f, _, _ in string.Formatter().parse(self.hint) if f}
+            raise RuleError(f"{where}: hint template is not one line")
+        try:
+            fields = {f for _, f, _, _ in string.Formatter().parse(self.hint) if f is not None}
+        except ValueError as exc:
+            raise RuleError(f"{where}: hint template does not parse: {exc}") from exc
         unknown = fields - set(compiled.groupindex)
         if unknown:
-            raise RuleError(f"rule {self.code}: hint names unknown groups {sorted(unknown)}")
+            raise RuleError(f"{where}: hint names unknown groups {sorted(unknown)}")
+        try:
+            self.hint.format(**dict.fromkeys(compiled.groupindex, "x"))
+        except (ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise RuleError(f"{where}: hint template does not format: {exc}") from exc
         if self.key_group is not None and self.key_group not in compiled.groupindex:
             # a rule without a key group says so with key_group=None
-            raise RuleError(f"rule {self.code}: key group {self.key_group!r} is not in the pattern")
+            raise RuleError(f"{where}: key group {self.key_group!r} is not in the pattern")
         object.__setattr__(self, "_fields", frozenset(fields))

@@ -1,0 +1,28 @@
+"""The agent error policy: :class:`AgentGuard`, its policy and store, result shapes, compaction.
+
+``hintline.AgentGuard`` is the same class. Framework hooks live in ``hintline.integrations``.
+"""
+
+from __future__ import annotations
+
+from hintline.agent._classify import Classifier, ToolRefused, http_status, retry_after
+from hintline.agent._guard import AgentGuard, Failure, Outcome, canonical_args
+from hintline.agent._policy import GuardPolicy
+from hintline.agent._store import GuardStore, InMemoryStore
+from hintline.agent.suggest import perhaps_you_meant, suggest_paths
+
+__all__ = [
+    "AgentGuard",
+    "Classifier",
+    "Failure",
+    "GuardPolicy",
+    "GuardStore",
+    "InMemoryStore",
+    "Outcome",
+    "ToolRefused",
+    "canonical_args",
+    "http_status",
+    "perhaps_you_meant",
+    "retry_after",
+    "suggest_paths",
+]

@@ -1,0 +1,551 @@
+"""``AgentGuard``: what to do with each tool failure of an agent run, and when to stop the run.
+
+Each failure is cleaned (:func:`hintline.clean`) and handled by its kind:
+
+* **recoverable**: returned to the model as an error tool result: the hint, plus short context
+  (exception notes, "Perhaps you meant …" for a missing file), bounded in length.
+* **policy**: a concise refusal that says the restriction is intentional, cannot be bypassed,
+  and that the model should ask the user. Never retried; the same call again is refused
+  without running the tool.
+* **system**: never shown to the model. Transient faults are retried with backoff (a network
+  blip first gets one immediate retry; ``Retry-After`` is honoured); permanent ones are not.
+  When retries are spent the run stops with :class:`~hintline.RetryBudgetExhausted`.
+* **logic**: the same call repeated, or two calls alternating, adds a meta-message to the
+  result; a loop that continues past the warnings raises :class:`~hintline.LoopDetected`.
+
+Consecutive failures (recoverable or policy) are counted; a success resets the count; at the
+threshold the run stops with :class:`~hintline.TooManyConsecutiveErrors`, whose ``summary``
+lists each call and its hint, in order, for a human.
+
+The guard holds no state of its own: it lives in a :class:`~hintline.agent.GuardStore` under
+the guard's ``run_id`` (in memory by default), and :meth:`AgentGuard.to_dict` /
+:meth:`AgentGuard.from_dict` move a run elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from hintline.agent._classify import Classifier, classify, is_blip, retry_after
+from hintline.agent._policy import GuardPolicy
+from hintline.agent._store import Attempt, GuardState, GuardStore, InMemoryStore, JSONDict
+from hintline.agent.suggest import perhaps_you_meant
+from hintline.categories import Category, Kind, Retry
+from hintline.exceptions import (
+    ConfigError,
+    GuardTripped,
+    LoopDetected,
+    RetryBudgetExhausted,
+    TooManyConsecutiveErrors,
+)
+from hintline.hint import Hint, clean
+from hintline.scrub import scrub
+
+__all__ = ["AgentGuard", "Failure", "Outcome", "canonical_args"]
+
+T = TypeVar("T")
+_FORMAT_VERSION = 1
+_ARGS_SHOWN = 200
+
+POLICY_SUFFIX = (
+    "This restriction is intentional and cannot be bypassed: do not retry or work around it. "
+    "Ask the user how to proceed."
+)
+
+
+def _default(value: object) -> object:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, tuple):
+        return list(value)
+    return f"<{type(value).__name__}>"
+
+
+def canonical_args(args: Mapping[str, object] | str | None) -> str:
+    """Arguments as canonical JSON (sorted keys, no spaces): the loop detector's fingerprint.
+
+    A JSON string (as OpenAI tool calls carry) is parsed first; values JSON cannot hold are
+    named by their type, so context objects do not make two calls look different.
+    """
+    if args is None:
+        return "{}"
+    value: object = args
+    if isinstance(args, str):
+        try:
+            value = json.loads(args) if args.strip() else {}
+        except ValueError:
+            return json.dumps(args.strip(), ensure_ascii=False)
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
+    )
+
+
+def _bound(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A classified tool failure.
+
+    Attributes:
+        tool: the tool that failed.
+        hint: the cleaned hint.
+        content: the text for the model (bounded, scrubbed). For a *system* failure it is the
+            message for the user and must not be given to the model.
+    """
+
+    tool: str
+    hint: Hint
+    content: str
+
+    @property
+    def kind(self) -> Kind:
+        """The hint's kind."""
+        return self.hint.kind
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome(Generic[T]):
+    """What a guarded call gives back: a value, or a failure for the model; and maybe a notice.
+
+    Attributes:
+        tool: the tool called.
+        value: the tool's return value (``None`` on failure).
+        failure: the recoverable or policy failure to show the model, or ``None``.
+        notice: the loop meta-message to show the model with this result, or ``None``.
+        retries: how many times a system fault was retried before this outcome.
+    """
+
+    tool: str
+    value: T | None
+    failure: Failure | None
+    notice: str | None
+    retries: int = 0
+
+    @property
+    def is_error(self) -> bool:
+        """The call failed; the result should carry the framework's error flag."""
+        return self.failure is not None
+
+    def text(self, render: Callable[[T], str] | None = None) -> str:
+        """The text for the model: the error content or the rendered value, then the notice."""
+        if self.failure is not None:
+            body = self.failure.content
+        elif render is not None and self.value is not None:
+            body = render(self.value)
+        else:
+            body = _render(self.value)
+        return body if self.notice is None else f"{body}\n\n{self.notice}"
+
+
+def _render(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+class AgentGuard:
+    """Classifies each tool failure, acts on its kind, and stops a run that cannot progress.
+
+    Args:
+        policy: thresholds and backoff (:class:`~hintline.agent.GuardPolicy`).
+        run_id: the key of this run's state in ``store``; a fresh id by default.
+        store: where state lives (:class:`~hintline.agent.InMemoryStore` by default).
+        classify: turns an error into a hint (:func:`hintline.clean` by default).
+        clock: wall-clock seconds, for ``Retry-After`` dates.
+        sleep: blocking sleep used between retries by :meth:`call`.
+        async_sleep: awaitable sleep used by :meth:`acall`.
+        random: a float in ``[0, 1)`` for jitter.
+
+    Example::
+
+        guard = AgentGuard()
+        outcome = guard.call("read_file", {"path": p}, lambda: open(p).read())
+        reply = outcome.text()   # the content, the hint, and any loop notice
+        is_error = outcome.is_error
+
+    .. versionadded:: 0.1.0
+    """
+
+    def __init__(
+        self,
+        policy: GuardPolicy | None = None,
+        *,
+        run_id: str | None = None,
+        store: GuardStore | None = None,
+        classify: Classifier = clean,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+        async_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        random: Callable[[], float] = random.random,
+    ) -> None:
+        self.policy = policy or GuardPolicy()
+        self.run_id = run_id or uuid.uuid4().hex
+        self.store: GuardStore = store if store is not None else InMemoryStore()
+        self._classify = classify
+        self._clock = clock
+        self._sleep = sleep
+        self._async_sleep = async_sleep
+        self._random = random
+
+    # -- state ----------------------------------------------------------------------------
+
+    def _update(self, change: Callable[[GuardState], T]) -> T:
+        def apply(raw: JSONDict | None) -> tuple[JSONDict, T]:
+            state = GuardState.from_dict(raw)
+            result = change(state)
+            return state.to_dict(), result
+
+        return self.store.update(self.run_id, apply)
+
+    def state(self) -> JSONDict:
+        """A JSON-safe snapshot of this run's state."""
+        return GuardState.from_dict(self.store.get(self.run_id)).to_dict()
+
+    @property
+    def consecutive_errors(self) -> int:
+        """Failures since the last success."""
+        return GuardState.from_dict(self.store.get(self.run_id)).consecutive_errors
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Counters: calls, successes, errors, retries, loops, refused."""
+        return dict(GuardState.from_dict(self.store.get(self.run_id)).counts)
+
+    def reset(self) -> None:
+        """Forget this run's state (for example after a human has taken over)."""
+        self.store.delete(self.run_id)
+
+    def to_dict(self) -> JSONDict:
+        """The guard as a JSON-safe dict (policy, run id, state), for :meth:`from_dict`."""
+        return {
+            "version": _FORMAT_VERSION,
+            "run_id": self.run_id,
+            "policy": self.policy.to_dict(),
+            "state": self.state(),
+        }
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: Mapping[str, object],
+        *,
+        store: GuardStore | None = None,
+        classify: Classifier = clean,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+        async_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        random: Callable[[], float] = random.random,
+    ) -> AgentGuard:
+        """Resume a run from :meth:`to_dict` output, writing its state into ``store``."""
+        if data.get("version") != _FORMAT_VERSION:
+            raise ConfigError(f"unsupported guard format version: {data.get('version')!r}")
+        policy_raw, state_raw, run_id = data.get("policy"), data.get("state"), data.get("run_id")
+        if not isinstance(policy_raw, dict) or not isinstance(state_raw, dict):
+            raise ConfigError("guard data needs 'policy' and 'state' objects")
+        if not isinstance(run_id, str) or not run_id:
+            raise ConfigError("guard data needs a 'run_id' string")
+        guard = cls(
+            GuardPolicy.from_dict(policy_raw),
+            run_id=run_id,
+            store=store,
+            classify=classify,
+            clock=clock,
+            sleep=sleep,
+            async_sleep=async_sleep,
+            random=random,
+        )
+        state = GuardState.from_dict(state_raw).to_dict()
+        guard.store.update(run_id, lambda _old: (state, None))
+        return guard
+
+    # -- the steps, for hooks that see only part of a call ----------------------------------
+
+    def begin(self, tool: str, args: Mapping[str, object] | str | None) -> str | None:
+        """Record that ``tool`` is being called; return the loop meta-message, if any.
+
+        Raises:
+            LoopDetected: the loop went on after ``max_loop_warnings`` meta-messages.
+        """
+        fingerprint = (tool, canonical_args(args))
+        policy = self.policy
+
+        def change(state: GuardState) -> tuple[str | None, str | None]:
+            state.bump("calls")
+            state.history.append(fingerprint)
+            del state.history[: -policy.history_size]
+            h = state.history
+            k = policy.repeat_threshold
+            repeated = len(h) >= k and all(x == fingerprint for x in h[-k:])
+            alternating = (
+                policy.detect_oscillation
+                and len(h) >= 4
+                and h[-1] == h[-3]
+                and h[-2] == h[-4]
+                and h[-1] != h[-2]
+            )
+            if not (repeated or alternating):
+                state.loop_warnings = 0
+                return None, None
+            state.loop_warnings += 1
+            state.bump("loops")
+            if repeated:
+                message = (
+                    f"You appear to be stuck in a loop: you called {tool} with the same "
+                    f"arguments {k} times in a row. Try a different approach or ask the user."
+                )
+            else:
+                message = (
+                    f"You appear to be stuck in a loop: you keep alternating between {h[-2][0]} "
+                    f"and {tool} with the same arguments. Try a different approach or ask the user."
+                )
+            limit = policy.max_loop_warnings
+            if limit is not None and state.loop_warnings > limit:
+                return None, _summary(
+                    state.streak, f"{message} Stopped after {limit} warnings."
+                )
+            return "[hintline] " + message, None
+
+        notice, stop = self._update(change)
+        if stop is not None:
+            raise LoopDetected(
+                scrub(f"The agent kept repeating {tool} after being told it was stuck."),
+                summary=scrub(stop),
+            )
+        return None if notice is None else scrub(notice)
+
+    def succeed(self, tool: str, args: Mapping[str, object] | str | None = None) -> None:
+        """Record a success: the consecutive-error count and streak reset."""
+
+        def change(state: GuardState) -> None:
+            state.bump("successes")
+            state.consecutive_errors = 0
+            state.streak.clear()
+
+        self._update(change)
+
+    def refusal(self, tool: str, args: Mapping[str, object] | str | None) -> Failure | None:
+        """If this exact call was refused by policy earlier in the run, that refusal again."""
+        key = (tool, canonical_args(args))
+        state = GuardState.from_dict(self.store.get(self.run_id))
+        for refused_tool, refused_args, hint_text, content in state.refused:
+            if (refused_tool, refused_args) == key:
+                category = Category.PERMISSION_DENIED
+                hint = Hint(hint_text, category, None, None, category.kind, None)
+                return Failure(tool, hint, content)
+        return None
+
+    def fail(
+        self, tool: str, args: Mapping[str, object] | str | None, error: BaseException | str
+    ) -> Failure:
+        """Classify a failure of ``tool``. Recoverable and policy failures are recorded.
+
+        Returns the failure; for a *system* failure nothing is recorded and its ``content`` is
+        the message for the user (the caller retries or stops, see :meth:`retry_delay`).
+
+        Raises:
+            TooManyConsecutiveErrors: this failure reached ``max_consecutive_errors``.
+        """
+        failure = self.describe(error, tool)
+        if failure.kind is not Kind.SYSTEM:
+            self._record(args, failure)
+        return failure
+
+    def describe(self, error: BaseException | str, tool: str = "tool") -> Failure:
+        """Classify ``error`` and build its content, recording nothing (for stateless hooks)."""
+        hint = classify(error, self._classify)
+        if hint.kind is Kind.SYSTEM:
+            return Failure(tool, hint, scrub(hint.text))
+        return Failure(tool, hint, scrub(self._content(hint, error)))
+
+    def _record(self, args: Mapping[str, object] | str | None, failure: Failure) -> None:
+        tool, hint, content = failure.tool, failure.hint, failure.content
+        fingerprint = canonical_args(args)
+        shown_args = scrub(_bound(fingerprint, _ARGS_SHOWN))
+        threshold = self.policy.max_consecutive_errors
+
+        def change(state: GuardState) -> str | None:
+            state.bump("errors")
+            if hint.kind is Kind.POLICY:
+                state.bump("refused")
+                if not any(r[:2] == (tool, fingerprint) for r in state.refused):
+                    state.refused.append((tool, fingerprint, hint.text, content))
+            state.consecutive_errors += 1
+            state.streak.append(Attempt(tool, shown_args, scrub(hint.text)))
+            del state.streak[:-threshold]
+            if state.consecutive_errors >= threshold:
+                return _summary(
+                    state.streak,
+                    f"{state.consecutive_errors} tool calls failed in a row; "
+                    "stopping for a human to take over.",
+                )
+            return None
+
+        summary = self._update(change)
+        if summary is not None:
+            raise TooManyConsecutiveErrors(
+                f"Stopped after {threshold} consecutive tool failures; a human should take "
+                f"over. Last: {scrub(hint.text)}",
+                summary=scrub(summary),
+            )
+
+    def _content(self, hint: Hint, error: BaseException | str) -> str:
+        if hint.kind is Kind.POLICY:
+            return _bound(f"{hint.text} {POLICY_SUFFIX}", self.policy.max_result_chars)
+        lines = [hint.text]
+        if isinstance(error, BaseException):
+            notes = getattr(error, "__notes__", None)
+            if isinstance(notes, list):
+                lines.extend(str(n).strip() for n in notes if str(n).strip())
+            filename = getattr(error, "filename", None)
+            if (
+                self.policy.suggest_files
+                and hint.category is Category.FILE_NOT_FOUND
+                and isinstance(filename, str)
+            ):
+                suggestion = perhaps_you_meant(filename)
+                if suggestion and suggestion not in lines:
+                    lines.append(suggestion)
+        return _bound("\n".join(lines), self.policy.max_result_chars)
+
+    def retry_delay(self, failure: Failure, error: BaseException | str, attempt: int) -> float | None:
+        """Seconds to wait before retry number ``attempt`` (0-based) of a system failure, or
+        ``None`` when it must not be retried (not transient, budget spent, Retry-After too long)."""
+        if failure.kind is not Kind.SYSTEM or failure.hint.retry is not Retry.TRANSIENT:
+            return None
+        policy = self.policy
+        schedule = list(policy.backoff)
+        if policy.immediate_retry_on_blip and is_blip(failure.hint, error):
+            schedule.insert(0, 0.0)
+        if attempt >= len(schedule):
+            return None
+        delay = schedule[attempt]
+        if delay > 0 and policy.jitter:
+            delay *= 1 + policy.jitter * (2 * self._random() - 1)
+        asked = retry_after(error, self._clock)
+        if asked is not None:
+            if asked > policy.max_retry_after:
+                return None
+            delay = max(delay, asked)
+        return delay
+
+    def stopped(
+        self, failure: Failure, error: BaseException | str, retries: int
+    ) -> RetryBudgetExhausted:
+        """The exception that stops the run after a system failure (not raised here)."""
+        asked = retry_after(error, self._clock)
+        if failure.hint.retry is not Retry.TRANSIENT:
+            why = f"a permanent system fault ({failure.hint.category}); retrying cannot help"
+        elif asked is not None and asked > self.policy.max_retry_after:
+            why = (
+                f"the service asked to wait {asked:.0f} s (Retry-After), longer than the "
+                f"{self.policy.max_retry_after:.0f} s allowed"
+            )
+        else:
+            why = f"a system fault persisted after {retries} retries"
+        message = scrub(f"Stopped: {why}. {failure.hint.text}")
+        state = GuardState.from_dict(self.store.get(self.run_id))
+        return RetryBudgetExhausted(message, summary=scrub(_summary(state.streak, message)))
+
+    # -- whole calls ------------------------------------------------------------------------
+
+    def _count(self, name: str) -> None:
+        self._update(lambda state: state.bump(name))
+
+    def call(
+        self, tool: str, args: Mapping[str, object] | str | None, fn: Callable[[], T]
+    ) -> Outcome[T]:
+        """Run ``fn`` (the tool) under the guard and return its :class:`Outcome`.
+
+        Recoverable and policy failures come back as ``outcome.failure``; system faults are
+        retried and never returned.
+
+        Raises:
+            RetryBudgetExhausted: a system fault that cannot or can no longer be retried.
+            TooManyConsecutiveErrors: the consecutive-error threshold was reached.
+            LoopDetected: the loop went on after the warnings.
+        """
+        notice = self.begin(tool, args)
+        refused = self.refusal(tool, args)
+        if refused is not None:
+            return Outcome(tool, None, self._refuse_again(tool, args, refused), notice)
+        attempt = 0
+        while True:
+            try:
+                value = fn()
+            except GuardTripped:
+                raise
+            except Exception as exc:
+                failure = self.fail(tool, args, exc)
+                if failure.kind is not Kind.SYSTEM:
+                    return Outcome(tool, None, failure, notice, attempt)
+                delay = self.retry_delay(failure, exc, attempt)
+                if delay is None:
+                    raise self.stopped(failure, exc, attempt) from exc
+                self._count("retries")
+                self._sleep(delay)
+                attempt += 1
+            else:
+                self.succeed(tool, args)
+                return Outcome(tool, value, None, notice, attempt)
+
+    async def acall(
+        self,
+        tool: str,
+        args: Mapping[str, object] | str | None,
+        fn: Callable[[], Awaitable[T]],
+    ) -> Outcome[T]:
+        """The async form of :meth:`call`: awaits ``fn()`` and sleeps with ``async_sleep``."""
+        notice = self.begin(tool, args)
+        refused = self.refusal(tool, args)
+        if refused is not None:
+            return Outcome(tool, None, self._refuse_again(tool, args, refused), notice)
+        attempt = 0
+        while True:
+            try:
+                value = await fn()
+            except GuardTripped:
+                raise
+            except Exception as exc:
+                failure = self.fail(tool, args, exc)
+                if failure.kind is not Kind.SYSTEM:
+                    return Outcome(tool, None, failure, notice, attempt)
+                delay = self.retry_delay(failure, exc, attempt)
+                if delay is None:
+                    raise self.stopped(failure, exc, attempt) from exc
+                self._count("retries")
+                await self._async_sleep(delay)
+                attempt += 1
+            else:
+                self.succeed(tool, args)
+                return Outcome(tool, value, None, notice, attempt)
+
+    def _refuse_again(
+        self, tool: str, args: Mapping[str, object] | str | None, refused: Failure
+    ) -> Failure:
+        """A refused call asked again: not run; counted as another failure."""
+        self._record(args, refused)
+        return refused
+
+
+def _summary(streak: list[Attempt], headline: str) -> str:
+    lines = [headline]
+    if streak:
+        lines.append("What was tried, in order:")
+        lines.extend(f"{i}. {a.tool}({a.args}) -> {a.hint}" for i, a in enumerate(streak, 1))
+    return "\n".join(lines)

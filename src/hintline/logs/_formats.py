@@ -1,0 +1,202 @@
+"""The log formats: detection from the first lines, record boundaries, and one record to an Entry."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable
+from datetime import date
+from functools import cache
+from pathlib import Path
+
+from hintline.exceptions import HintlineError
+from hintline.logs._json import parse_json_record
+from hintline.logs._levels import numbers_at_least, words_at_least
+from hintline.logs._model import Entry
+from hintline.logs._source import head_lines
+from hintline.logs._text import CASE_SENSITIVE, START, Parsed, parse_text_record
+from hintline.traces import Trace, parse_trace
+
+__all__ = ["FORMATS", "LogFormatError", "build_entry", "detect_format", "parse_record", "start_pattern", "wanted_pattern"]
+
+FORMATS = ("python", "jsonl", "logback", "log4j", "journald", "monolog", "typo3", "plain")
+"""Every format name that ``format=`` / ``--format`` accepts."""
+
+
+class LogFormatError(HintlineError, ValueError):
+    """The log's format is not one hintline reads, or ``format=`` names no known format."""
+
+
+_JAVA_FRAME = re.compile(r"^\s+at [\w$.<>/]+\(")
+_JAVA_HEADER = re.compile(r"\[[^\]]*\]\s+(?:ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\s+\S+\s+-|(?:ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\s+\[[^\]]*\]\s+\S+\s+-")
+_LOG4J_FRAME = re.compile(r"\)\s+~?\[[^\]]*\]\s*$")
+_PYTHON = re.compile(
+    r"^(?:(?:CRITICAL|FATAL|ERROR|WARNING|INFO|DEBUG):[^:\s]*:|Traceback \(most recent call last\):"
+    r"|\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}(?! \[))"
+)
+
+
+def _text_starts(fmt: str, lines: list[str]) -> int:
+    pattern = re.compile(f"(?:{START[fmt]})")
+    return sum(1 for line in lines if pattern.match(line))
+
+
+def _sniff(lines: list[str]) -> str | None:
+    lines = [ln for ln in lines if ln.strip()]
+    if not lines:
+        return "plain"
+    if sum(ln.lstrip().startswith("{") for ln in lines) >= max(1, len(lines) * 0.6):
+        for line in lines[:50]:
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                return "journald" if "__REALTIME_TIMESTAMP" in obj or "__CURSOR" in obj else "jsonl"
+        return None
+    for fmt in ("typo3", "monolog"):
+        if _text_starts(fmt, lines):
+            return fmt
+    java = any(_JAVA_FRAME.match(ln) for ln in lines) or any(_JAVA_HEADER.search(ln) for ln in lines)
+    if java and _text_starts("logback", lines):
+        return "log4j" if any(_LOG4J_FRAME.search(ln) for ln in lines if _JAVA_FRAME.match(ln)) else "logback"
+    if any(_PYTHON.match(ln) for ln in lines) and _text_starts("python", lines):
+        return "python"
+    if _text_starts("plain", lines):
+        return "plain"
+    return None
+
+
+def detect_format(path_or_lines: str | os.PathLike[str] | Iterable[str | bytes]) -> str:
+    """Detect a log's format from its first lines (a path, or the lines themselves).
+
+    Returns:
+        one of :data:`FORMATS`; an empty log is ``plain``.
+
+    Raises:
+        LogFormatError: nothing in the first lines looks like a known format (binary data,
+            a log without timestamps…); pass ``format=`` to read it anyway.
+        OSError: the file cannot be read.
+
+    .. versionadded:: 0.1
+    """
+    if isinstance(path_or_lines, (str, os.PathLike)):
+        raw: Iterable[str | bytes] = head_lines(Path(path_or_lines))
+        where = os.fspath(path_or_lines)
+    else:
+        raw, where = list(path_or_lines)[:200], "the given lines"
+    lines = [x.decode("utf-8", "replace") if isinstance(x, bytes) else x for x in raw]
+    lines = [ln.rstrip("\r\n") for part in lines for ln in part.split("\n")][:200]
+    if sum("\x00" in ln for ln in lines) > len(lines) // 10 and any("\x00" in ln for ln in lines):
+        raise LogFormatError(f"{where}: binary data, not a log")
+    fmt = _sniff(lines)
+    if fmt is None:
+        raise LogFormatError(f"{where}: unknown log format (use --format: {', '.join(FORMATS)})")
+    return fmt
+
+
+def check_format(fmt: str) -> str:
+    """Return ``fmt`` if it names a format, else raise :class:`LogFormatError`."""
+    if fmt not in FORMATS:
+        raise LogFormatError(f"unknown log format {fmt!r} (known: {', '.join(FORMATS)})")
+    return fmt
+
+
+@cache
+def start_pattern(fmt: str) -> re.Pattern[bytes]:
+    """Matches at the start of a line that opens a record of ``fmt``."""
+    if fmt in ("jsonl", "journald"):
+        return re.compile(rb"(?m)^(?=[ \t]*[^\s])")
+    return re.compile(f"(?m)^(?:{START[fmt]})".encode())
+
+
+@cache
+def wanted_pattern(fmt: str, min_rank: int) -> re.Pattern[bytes] | None:
+    """A permissive pre-filter for records that may be at ``min_rank`` or above (or ``None``)."""
+    words = "|".join(words_at_least(min_rank))
+    if fmt == "jsonl":
+        nums = "|".join(str(n) for n in numbers_at_least(min_rank))
+        level_keys = r'"(?:level|levelname|level_name|severity|log\.level|loglevel|lvl)"'
+        trace_keys = r'"(?:exc_info|exception|stack_trace|stacktrace|exc_text|traceback|stack|error|err)"'
+        pattern = (
+            rf'(?m)^[^\n]*?(?:{level_keys}\s*:\s*(?:"(?i:{words})"|(?:{nums})\b)|{trace_keys}\s*:)'
+        )
+        return re.compile(pattern.encode())
+    if fmt in ("journald", "plain"):
+        return None  # journald merges entries; plain records may carry a trace without a level
+    case = "" if fmt in CASE_SENSITIVE else "(?i)"
+    pattern = rf"(?m)^(?=(?:{START[fmt]})){case}[^\n]{{0,200}}?(?<![\w-])(?:{words})(?![\w-])"
+    return re.compile(pattern.encode())
+
+
+def parse_record(text: str, fmt: str, *, reference: date | None = None) -> Parsed | None:
+    """Parse one record of ``fmt`` (JSON formats: one line). ``None`` when it is not a record."""
+    if fmt == "jsonl":
+        return parse_json_record(text, reference=reference)
+    return parse_text_record(text, fmt, reference=reference)
+
+
+_CAUSED_BY = re.compile(r"^Caused by: ([\w$.]+)", re.MULTILINE)
+_PY_LAST = re.compile(r"^([A-Za-z_][\w.]*)(?::\s|:?$)", re.MULTILINE)
+_PHP_OBJECT = re.compile(r"\[object\] \(([\w\\]+)\(code: ")
+_PHP_UNCAUGHT = re.compile(r"Uncaught ([\w\\]+)")
+_GENERIC = re.compile(r"([A-Za-z_\\][\w\\.$]*(?:Exception|Error|Throwable|Fault|Failure)\b[\w\\.$]*)\s*[:(]|^([A-Za-z_\\][\w\\.$]*(?:Exception|Error))\s*$", re.MULTILINE)
+
+
+def _fallback_type(trace_text: str, message: str) -> str | None:
+    """The exception class from the text, when the trace parser found none."""
+    text = trace_text or message
+    if not text:
+        return None
+    causes = _CAUSED_BY.findall(text)
+    if causes:
+        return str(causes[-1])
+    if "Traceback (most recent call last):" in text:
+        last_block = text.rsplit("Traceback (most recent call last):", 1)[1]
+        found = [m for m in _PY_LAST.findall(last_block) if m not in ("During", "The")]
+        if found:
+            return str(found[-1])
+    for pattern in (_PHP_OBJECT, _PHP_UNCAUGHT):
+        m = pattern.search(text)
+        if m:
+            return m.group(1)
+    m = _GENERIC.search(text)
+    if m:
+        return m.group(1) or m.group(2)
+    return None
+
+
+def entry_key(raw: str) -> str:
+    """The stable entry key: a hash of the record's text (which holds its time), never its place."""
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def build_entry(parsed: Parsed, raw: str, source: str, fmt: str) -> Entry:
+    """Turn parsed fields into an :class:`Entry`, parsing its trace. Never raises."""
+    trace = Trace()
+    if parsed.trace_text:
+        try:
+            trace = parse_trace(parsed.trace_text)
+        except Exception:
+            trace = Trace()
+    root = trace.root_cause
+    exc_type = root.type if root is not None and root.type else (
+        parsed.exception_type or _fallback_type(parsed.trace_text, parsed.message)
+    )
+    raw = raw.rstrip()
+    return Entry(
+        key=entry_key(raw),
+        timestamp=parsed.timestamp,
+        level=parsed.level or "ERROR",
+        component=parsed.component,
+        message=parsed.message,
+        exception_type=exc_type,
+        trace=trace,
+        raw=raw,
+        source=source,
+        format=fmt,
+        extra=parsed.extra,
+        trace_text=parsed.trace_text,
+    )

@@ -1,0 +1,205 @@
+"""Bytes from log files: rotated siblings, forward lines, and records read from the end.
+
+Memory stays bounded whatever the file holds: a line or a record longer than ``MAX_RECORD``
+bytes keeps its beginning and its end (the header and the exception line) and loses its middle.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+__all__ = [
+    "BLOCK",
+    "MAX_RECORD",
+    "forward_lines",
+    "forward_records",
+    "head_lines",
+    "is_gzip",
+    "open_binary",
+    "reverse_records",
+    "rotated_siblings",
+]
+
+BLOCK = 1 << 20
+MAX_RECORD = 1 << 20
+_ELLIPSIS = b"\n[... hintline: cut ...]\n"
+
+# app.log.1, app.log.2.gz, app.log.2026-11-29, app.log-20261129.gz, app.log.gz
+_ROTATED = re.compile(
+    r"^(?:\.(?P<n>\d{1,4})|[.-](?P<date>\d{4}-?\d\d-?\d\d(?:[_T.-]?\d\d(?:-?\d\d){0,2})?))?(?P<gz>\.gz)?$"
+)
+
+Progress = Callable[[int], None]
+
+
+def is_gzip(path: Path) -> bool:
+    """Whether the file starts with the gzip magic number."""
+    with path.open("rb") as f:
+        return f.read(2) == b"\x1f\x8b"
+
+
+def open_binary(path: Path) -> BinaryIO:
+    """Open a log for reading bytes, decompressing ``.gz`` (by content, not by name)."""
+    if is_gzip(path):
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return path.open("rb")
+
+
+def rotated_siblings(path: Path) -> list[Path]:
+    """``path`` and its rotated files, newest first: ``app.log``, ``app.log.1``, ``app.log.2.gz``…
+
+    Numbered files count up into the past; dated ones (``app.log.2026-11-29``) are newest by date.
+    """
+    found: list[tuple[int, str, Path]] = []
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return [path]
+    base = path.name
+    for name in names:
+        if not name.startswith(base) or name == base:
+            continue
+        m = _ROTATED.match(name[len(base):])
+        if not m or not (m["n"] or m["date"] or m["gz"]):
+            continue
+        sibling = path.parent / name
+        if not sibling.is_file():
+            continue
+        if m["n"]:
+            found.append((1, f"{int(m['n']):08d}", sibling))
+        elif m["date"]:
+            # newest date first: invert the digits so that ascending sort is newest first
+            digits = re.sub(r"\D", "", m["date"]).ljust(14, "0")
+            found.append((2, "".join(str(9 - int(c)) for c in digits), sibling))
+        else:
+            found.append((0, "", sibling))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [path, *(p for _, _, p in found)]
+
+
+def _cut(data: bytes) -> bytes:
+    half = MAX_RECORD // 2
+    if len(data) <= MAX_RECORD:
+        return data
+    return data[:half] + _ELLIPSIS + data[-half:]
+
+
+def forward_lines(f: BinaryIO) -> Iterator[bytes]:
+    """Lines (with their newline) from the current position; over-long lines are cut."""
+    while True:
+        line = f.readline(MAX_RECORD)
+        if not line:
+            return
+        if not line.endswith(b"\n") and len(line) >= MAX_RECORD:
+            rest_tail = b""
+            while True:  # skip the rest of the over-long line, keeping its end
+                more = f.readline(MAX_RECORD)
+                if not more:
+                    break
+                rest_tail = (rest_tail + more)[-MAX_RECORD // 2:]
+                if more.endswith(b"\n"):
+                    break
+            line = line[: MAX_RECORD // 2] + _ELLIPSIS + rest_tail
+        yield line
+
+
+def head_lines(path: Path, *, max_lines: int = 200, max_bytes: int = 1 << 16) -> list[bytes]:
+    """The first lines of a log (decompressed), for format detection."""
+    lines: list[bytes] = []
+    with open_binary(path) as f:
+        data = f.read(max_bytes)
+    for line in data.splitlines()[:max_lines]:
+        lines.append(line[:4096])
+    return lines
+
+
+def forward_records(
+    lines: Iterator[bytes], start: re.Pattern[bytes], *, progress: Progress | None = None
+) -> Iterator[bytes]:
+    """Group lines into records: a line matching ``start`` opens one; any other line continues it.
+
+    Lines before the first record start (the end of a record rotated into the previous file)
+    are dropped.
+    """
+    parts: list[bytes] = []
+    size = 0
+    for line in lines:
+        if progress is not None:
+            progress(len(line))
+        if start.match(line):
+            if parts:
+                yield _cut(b"".join(parts))
+            parts, size = [line], len(line)
+        elif parts:
+            if size < MAX_RECORD * 2:
+                parts.append(line)
+                size += len(line)
+            else:
+                parts[-1:] = [_cut(parts[-1] + line)]
+    if parts:
+        yield _cut(b"".join(parts))
+
+
+def reverse_records(
+    f: BinaryIO,
+    start: re.Pattern[bytes],
+    *,
+    wanted: re.Pattern[bytes] | None = None,
+    progress: Progress | None = None,
+) -> Iterator[bytes]:
+    """Records of a seekable file, newest (last) first, read backwards in ``BLOCK`` chunks.
+
+    Args:
+        f: the open file (not compressed).
+        start: matches at the beginning of a line that opens a record (``(?m)^…``).
+        wanted: optional, matches at the beginning of the records worth yielding (a cheap,
+            permissive pre-filter such as "a header with an error level"); other records are
+            skipped without being split out, which keeps full scans fast.
+        progress: called with the number of bytes consumed.
+    """
+    pos = f.seek(0, os.SEEK_END)
+    carry = b""  # the start of a line whose beginning lies before `pos`
+    tail = b""  # lines after the data in hand that belong to a record starting earlier
+    while pos > 0:
+        size = min(BLOCK, pos)
+        pos -= size
+        f.seek(pos)
+        block = f.read(size)
+        if progress is not None:
+            progress(size)
+        data = block + carry
+        if pos > 0:
+            cut = data.find(b"\n")
+            if cut < 0:
+                carry = _cut(data)
+                continue
+            carry, data = data[: cut + 1], data[cut + 1:]
+        else:
+            carry = b""
+        if wanted is None:
+            starts = [m.start() for m in start.finditer(data)]
+            if not starts:
+                tail = _cut(data + tail)
+                continue
+            ends = [*starts[1:], None]
+            last = len(starts) - 1
+            for i in range(last, -1, -1):
+                s, e = starts[i], ends[i]
+                yield _cut(data[s:] + tail) if i == last else _cut(data[s:e])
+            tail = data[: starts[0]]
+        else:
+            hits = [m.start() for m in wanted.finditer(data)]
+            first = start.search(data)
+            if first is None:
+                tail = _cut(data + tail)
+                continue
+            for s in reversed(hits):
+                nxt = start.search(data, s + 1)
+                yield _cut(data[s:] + tail) if nxt is None else _cut(data[s: nxt.start()])
+            tail = data[: first.start()]
+    # lines before the first record start are the end of a record from the previous file
