@@ -1,8 +1,23 @@
 """The one-pass multi-pattern matcher: which rule of an ordered table claims a text.
 
 ``match(text)`` returns the *first-listed* rule of :data:`hintline.rules.RULES` whose pattern
-matches anywhere in ``text`` (not the leftmost match in the text), with that rule's named
-groups as found by Python ``re``.
+matches anywhere in ``text`` (not the leftmost match in the text), with the named groups of
+that rule's first Python ``re`` match.
+
+Two engines give the same answers:
+
+* ``hyperscan``: every pattern in one Hyperscan (Vectorscan) block-mode database, scanned once;
+  each matching rule is reported once (``HS_FLAG_SINGLEMATCH``), the lowest index is verified
+  and captured with ``re``. Patterns are widened for Hyperscan (see :mod:`hintline._patterns`)
+  so it can only over-report, never miss. Compiling the database takes a while, so it is
+  cached on disk (``$HINTLINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/hintline``, else
+  ``~/.cache/hintline``; ``HINTLINE_CACHE_DIR=off`` disables it) and, on a cold cache, built in a
+  background thread while the ``re`` engine answers.
+* ``re``: the standard library only, for platforms without a Hyperscan wheel: a loop over the
+  rules in order, each skipped unless one of its required literals occurs in the text.
+
+``HINTLINE_ENGINE=re`` forces the stdlib engine; ``HINTLINE_ENGINE=hyperscan`` requires
+Hyperscan and compiles it before the first answer.
 """
 
 from __future__ import annotations
@@ -12,13 +27,18 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
+from hintline import rules as _table
+from hintline._patterns import Guard, may_span_lines, required_literals
+from hintline.exceptions import ConfigError
 from hintline.rules._model import Rule
 
 __all__ = [
     "ENGINE_ENV",
     "Match",
     "Matcher",
+    "ReMatcher",
     "available_engines",
     "compile_rules",
     "engine_name",
@@ -46,8 +66,48 @@ class Match:
     groups: Mapping[str, str | None]
 
 
-class Matcher:
-    """A compiled rule table. ``match(text)`` finds the first-listed rule that matches.
+class Matcher(Protocol):
+    """A compiled rule table."""
+
+    name: str
+    rules: tuple[Rule, ...]
+
+    def match(self, text: str) -> Match | None:
+        """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    """What every engine keeps per rule."""
+
+    regex: re.Pattern[str]
+    guard: Guard | None
+    spans_lines: bool
+
+
+def _compile_entries(rules: Sequence[Rule]) -> tuple[_Compiled, ...]:
+    return tuple(
+        _Compiled(re.compile(r.pattern), required_literals(r.pattern), may_span_lines(r.pattern))
+        for r in rules
+    )
+
+
+def passes_guard(guard: Guard | None, text: str, folded: list[str]) -> bool:
+    """Whether ``text`` holds one of the guard's literals (``folded`` caches its casefold)."""
+    if guard is None:
+        return True
+    if guard.caseless:
+        if not folded:
+            folded.append(text.casefold())
+        haystack = folded[0]
+    else:
+        haystack = text
+    return any(literal in haystack for literal in guard.literals)
+
+
+class ReMatcher:
+    """The stdlib engine: rules in order, each guarded by its required literals.
 
     Args:
         rules: the ordered rule table.
@@ -57,60 +117,131 @@ class Matcher:
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules: tuple[Rule, ...] = tuple(rules)
-        self._compiled = tuple(re.compile(r.pattern) for r in self.rules)
+        self.entries = _compile_entries(self.rules)
+        self._plan = tuple(
+            (
+                e.regex.search,
+                None if e.guard is None else e.guard.literals,
+                e.guard is not None and e.guard.caseless,
+            )
+            for e in self.entries
+        )
 
     def match(self, text: str) -> Match | None:
-        """Return the first-listed rule that matches ``text``, or ``None``."""
-        for index, compiled in enumerate(self._compiled):
-            found = compiled.search(text)
+        """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
+        folded: str | None = None
+        index = 0
+        for search, literals, caseless in self._plan:
+            if literals is not None:
+                if caseless:
+                    if folded is None:
+                        folded = text.casefold()
+                    haystack = folded
+                else:
+                    haystack = text
+                for literal in literals:
+                    if literal in haystack:
+                        break
+                else:
+                    index += 1
+                    continue
+            found = search(text)
             if found is not None:
                 return Match(index, self.rules[index], found.groupdict())
+            index += 1
         return None
-
-
-def compile_rules(rules: Sequence[Rule], *, engine: str | None = None) -> Matcher:
-    """Compile an ordered rule table with ``engine`` (default: the active engine)."""
-    del engine
-    return Matcher(rules)
-
-
-_lock = threading.Lock()
-_state: dict[str, object] = {}
-_forced: str | None = None
-
-
-def set_engine(name: str | None) -> None:
-    """Force ``re`` or ``hyperscan`` for :func:`match` (``None``: automatic). For tests."""
-    global _forced
-    with _lock:
-        _forced = name
-        _state.clear()
 
 
 def available_engines() -> list[str]:
     """The engines that can run here, the default first."""
-    return ["re"]
+    from hintline import _hyperscan
+
+    return ["hyperscan", "re"] if _hyperscan.AVAILABLE else ["re"]
+
+
+def compile_rules(rules: Sequence[Rule], *, engine: str | None = None) -> Matcher:
+    """Compile an ordered rule table.
+
+    Args:
+        rules: the rules, highest priority first.
+        engine: ``"hyperscan"`` (compiled now, blocking), ``"re"``, or ``None`` for the best
+            available (Hyperscan from the disk cache or built in the background, answering
+            with ``re`` meanwhile).
+
+    Raises:
+        ConfigError: for an unknown engine, or ``"hyperscan"`` where it is not installed.
+    """
+    from hintline import _hyperscan
+
+    if engine == "re":
+        return ReMatcher(rules)
+    if engine == "hyperscan":
+        if not _hyperscan.AVAILABLE:
+            raise ConfigError(
+                "HINTLINE_ENGINE=hyperscan but the hyperscan package is not installed"
+            )
+        return _hyperscan.HyperscanMatcher(rules, _compile_entries(rules))
+    if engine not in (None, ""):
+        raise ConfigError(f"unknown engine {engine!r}: use 're' or 'hyperscan'")
+    if not _hyperscan.AVAILABLE:
+        return ReMatcher(rules)
+    return _hyperscan.AutoMatcher(rules, ReMatcher(rules))
+
+
+_lock = threading.Lock()
+_forced: str | None = None
+_matcher: Matcher | None = None
+_matcher_rules: tuple[Rule, ...] | None = None
+
+
+def set_engine(name: str | None) -> None:
+    """Force ``"re"`` or ``"hyperscan"`` for :func:`match` (``None``: from the environment)."""
+    global _forced, _matcher, _matcher_rules
+    with _lock:
+        _forced = name
+        _matcher = None
+        _matcher_rules = None
+
+
+def _requested() -> str | None:
+    requested = _forced or os.environ.get(ENGINE_ENV, "").strip().lower()
+    return requested if requested in ("re", "hyperscan") else None
 
 
 def engine_name() -> str:
-    """Name the active matching engine (``re``)."""
-    return "re"
+    """Name the active matching engine, e.g. ``hyperscan 0.9.1 (Vectorscan 5.4.11)`` or ``re``."""
+    from hintline import _hyperscan
+
+    requested = _requested()
+    if requested == "re" or not _hyperscan.AVAILABLE:
+        return "re"
+    return _hyperscan.describe()
 
 
 def _default() -> Matcher:
-    from hintline import rules as table
-
-    rules = table.RULES
-    cached = _state.get("matcher")
-    if isinstance(cached, Matcher) and _state.get("rules") is rules:
-        return cached
+    global _matcher, _matcher_rules
+    rules = _table.RULES
+    matcher = _matcher
+    if matcher is not None and _matcher_rules is rules:
+        return matcher
     with _lock:
-        matcher = compile_rules(rules, engine=_forced or os.environ.get(ENGINE_ENV))
-        _state["matcher"] = matcher
-        _state["rules"] = rules
-    return matcher
+        if _matcher is None or _matcher_rules is not rules:
+            _matcher = compile_rules(rules, engine=_requested())
+            _matcher_rules = rules
+        return _matcher
 
 
 def match(text: str) -> Match | None:
     """Match ``text`` against :data:`hintline.rules.RULES` with the active engine."""
     return _default().match(text)
+
+
+def _reset_after_fork() -> None:
+    global _lock, _matcher, _matcher_rules
+    _lock = threading.Lock()
+    _matcher = None  # a background compile does not survive fork
+    _matcher_rules = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)

@@ -13,23 +13,31 @@ __all__ = ["pick_line"]
 
 _CAUSED_BY = "Caused by:"
 
-# An exception line: an (optionally dotted) exception type, then ": message".
-_EXCEPTION_LINE = re.compile(
-    r"""[ \t|]*
-    (?:Uncaught[ ]|Unhandled(?:[ ]exception)?:?[ ]|PHP[ ]Fatal[ ]error:\s+(?:Uncaught[ ])?)?
-    (?P<line>
-        (?:
-            (?:[A-Za-z_$][\w$]*(?:\.|::|\\))*                 # package / namespace
-            [A-Za-z_$]?[\w$]*
-            (?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure|Rejection|Exceeded|Panic)
-            (?:[ ]?\[[^\]\n]{1,80}\])?                        # node's TypeError [ERR_X]
-          | (?:[a-z_][\w$]*\.)+[A-Z][\w$]*                    # zipfile.BadZipFile
-          | panic | fatal[ ]error | error(?:\[\w+\])?
-        )
-        :[ \t]*\S.*
-    )""",
+# The type of an exception line ``Type: message``: an (optionally qualified) exception type.
+_EXCEPTION_TYPE = re.compile(
+    r"""(?:[\w$]+(?:\.|::|\\))*[\w$]*
+        (?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure|Rejection|Exceeded|Panic)
+        (?:[ ]?\[[^\]]{1,80}\])?                    # node's TypeError [ERR_X]
+      | (?:[a-z_][\w$]*\.)+[A-Z][\w$]*               # zipfile.BadZipFile
+      | panic | fatal[ ]error | error(?:\[\w+\])?
+    """,
     re.VERBOSE,
 )
+_PREFIXES = ("PHP Fatal error:", "Fatal error:", "Uncaught", "Unhandled exception:", "Unhandled")
+_MAX_TYPE = 160
+
+
+def _exception_line(line: str) -> str | None:
+    """``line`` (stripped of prefixes) if it reads ``Type: message``."""
+    line = line.strip().lstrip("|").strip()
+    for prefix in _PREFIXES:
+        if line.startswith(prefix) and len(line) > len(prefix):
+            line = line[len(prefix) :].strip()
+    colon = line.find(": ", 0, _MAX_TYPE)
+    if colon <= 0 or not line[colon + 1 :].strip():
+        return None
+    return line if _EXCEPTION_TYPE.fullmatch(line, 0, colon) else None
+
 
 _FRAME = re.compile(
     r"""[ \t]*(?:
@@ -62,26 +70,30 @@ def _last_caused_by(text: str) -> str | None:
 
 def _last_exception_line(text: str) -> str | None:
     end = len(text)
-    while True:
-        colon = text.rfind(":", 0, end)
+    while end > 0:
+        colon = text.rfind(": ", 0, end)  # frames have no ": ", exception lines do
         if colon < 0:
             return None
         start = text.rfind("\n", 0, colon) + 1
         line_end = text.find("\n", colon)
-        line = text[start : len(text) if line_end < 0 else line_end]
-        found = _EXCEPTION_LINE.match(line)
+        found = _exception_line(text[start : len(text) if line_end < 0 else line_end])
         if found is not None:
-            return found.group("line").strip()
-        end = start  # the previous line
-        if end <= 0:
-            return None
+            return found
+        end = start
+    return None
 
 
 def _first_plain_line(text: str) -> str | None:
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped and not _FRAME.match(line):
-            return stripped
+    start = 0
+    size = len(text)
+    while start < size:
+        end = text.find("\n", start)
+        if end < 0:
+            end = size
+        line = text[start:end]
+        start = end + 1
+        if line.strip() and not _FRAME.match(line):
+            return line.strip()
     return None
 
 

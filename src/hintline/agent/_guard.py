@@ -468,12 +468,18 @@ class AgentGuard:
         self._update(lambda state: state.bump(name))
 
     def call(
-        self, tool: str, args: Mapping[str, object] | str | None, fn: Callable[[], T]
+        self,
+        tool: str,
+        args: Mapping[str, object] | str | None,
+        fn: Callable[[], T],
+        *,
+        passthrough: tuple[type[BaseException], ...] = (),
     ) -> Outcome[T]:
         """Run ``fn`` (the tool) under the guard and return its :class:`Outcome`.
 
         Recoverable and policy failures come back as ``outcome.failure``; system faults are
-        retried and never returned.
+        retried and never returned. Exceptions of the ``passthrough`` types (a framework's
+        control flow, such as interrupts) propagate untouched and unrecorded.
 
         Raises:
             RetryBudgetExhausted: a system fault that cannot or can no longer be retried.
@@ -489,6 +495,8 @@ class AgentGuard:
             try:
                 value = fn()
             except GuardTripped:
+                raise
+            except passthrough:
                 raise
             except Exception as exc:
                 failure = self.fail(tool, args, exc)
@@ -509,6 +517,8 @@ class AgentGuard:
         tool: str,
         args: Mapping[str, object] | str | None,
         fn: Callable[[], Awaitable[T]],
+        *,
+        passthrough: tuple[type[BaseException], ...] = (),
     ) -> Outcome[T]:
         """The async form of :meth:`call`: awaits ``fn()`` and sleeps with ``async_sleep``."""
         notice = self.begin(tool, args)
@@ -520,6 +530,8 @@ class AgentGuard:
             try:
                 value = await fn()
             except GuardTripped:
+                raise
+            except passthrough:
                 raise
             except Exception as exc:
                 failure = self.fail(tool, args, exc)

@@ -1,15 +1,69 @@
 """Parse any language's stack trace into an exception chain with frames.
 
-PLACEHOLDER parse_trace: replaced by the real parsers (issue 4).
+``parse_trace(text)`` detects the language (or takes the caller's hint), runs that language's
+parser and decides ``in_app`` for every frame. ``Trace.exceptions`` is ordered **outermost
+first**; ``Trace.root_cause`` is the innermost exception. Frames are **throw site first**.
+Parsing is total: any input (empty, binary, huge, hostile) returns a possibly empty
+:class:`Trace` and never raises, in time linear in the input.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 
+from hintline.traces._build import build_trace
+from hintline.traces._detect import LANGUAGES, detect_language, may_hold_trace, normalize_language
+from hintline.traces._jvm import parse_jvm
+from hintline.traces._live import trace_from_exception
 from hintline.traces._model import ExceptionInfo, Frame, Trace
+from hintline.traces._node import parse_node
+from hintline.traces._python import parse_python
+from hintline.traces._raw import RawTrace
+from hintline.traces._select import DEFAULT_FRAME_LIMIT, select_frames
 
-__all__ = ["ExceptionInfo", "Frame", "Trace", "parse_trace"]
+__all__ = [
+    "DEFAULT_FRAME_LIMIT",
+    "LANGUAGES",
+    "ExceptionInfo",
+    "Frame",
+    "Trace",
+    "detect_language",
+    "parse_trace",
+    "select_frames",
+]
+
+_PARSERS: dict[str, Callable[[list[str]], RawTrace]] = {
+    "python": parse_python,
+    "java": parse_jvm,
+    "javascript": parse_node,
+}
+
+_U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+_SIMPLE_ESCAPES = (("\\n", "\n"), ("\\t", "\t"), ("\\r", ""), ('\\"', '"'), ("\\/", "/"))
+
+
+def _unescape(text: str) -> str:
+    """Undo JSON string escapes (a trace logged as one line with ``\\n``), in linear time."""
+    text = text.replace("\\\\", "\x00")
+    for escaped, plain in _SIMPLE_ESCAPES:
+        text = text.replace(escaped, plain)
+    if "\\u" in text:
+        text = _U_ESCAPE.sub(lambda m: chr(int(m[1], 16)), text)
+    return text.replace("\x00", "\\")
+
+
+def _to_text(source: str | bytes | bytearray | memoryview) -> str:
+    if isinstance(source, str):
+        return source
+    return bytes(source).decode("utf-8", "replace")
+
+
+def _split(text: str) -> list[str]:
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [line.rstrip("\r") for line in lines]
+    return lines
 
 
 def parse_trace(
@@ -20,6 +74,57 @@ def parse_trace(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
 ) -> Trace:
-    """Parse a trace (text, bytes or a live exception). Never raises; may return an empty Trace."""
-    del source, project_root, language, include, exclude
-    return Trace()
+    """Parse a trace from text, bytes or a live exception. Never raises.
+
+    Args:
+        source: the trace text (a log entry may hold other lines around it; a JSON-escaped
+            one-line trace with ``\\n`` escapes is unescaped), bytes (decoded as UTF-8 with
+            replacement) or a live Python exception (its chain and ``__traceback__``).
+        project_root: frames whose file lies inside this folder (or is relative) are in app.
+        language: a hint that overrides detection: one of :data:`LANGUAGES` or an alias
+            (``js``, ``kotlin``, ``c#``, ``golang``…).
+        include: module prefixes or path fragments always in app (decided first).
+        exclude: module prefixes or path fragments never in app (decided second).
+
+    Returns:
+        The first trace found, outermost exception first; an empty :class:`Trace` when the
+        input holds none.
+    """
+    try:
+        return _parse(source, project_root, language, include, exclude)
+    except Exception:
+        return Trace()
+    except RecursionError:  # pragma: no cover - subclass of Exception, kept for clarity
+        return Trace()
+
+
+def _parse(
+    source: str | bytes | BaseException,
+    project_root: str | None,
+    language: str | None,
+    include: Sequence[str],
+    exclude: Sequence[str],
+) -> Trace:
+    if isinstance(source, BaseException):
+        raw = trace_from_exception(source)
+        return build_trace(raw, project_root=project_root, include=include, exclude=exclude)
+    if not isinstance(source, (str, bytes, bytearray, memoryview)):
+        return Trace()
+    text = _to_text(source)
+    if not text or not may_hold_trace(text):
+        return Trace()
+    hint = normalize_language(language)
+    lines = _split(text)
+    lang = hint or detect_language(lines)
+    if lang is None or lang not in _PARSERS:
+        if "\\n" not in text:
+            return Trace()
+        text = _unescape(text)
+        lines = _split(text)
+        lang = hint or detect_language(lines)
+        if lang is None or lang not in _PARSERS:
+            return Trace()
+    raw = _PARSERS[lang](lines)
+    if not raw.exceptions and "\\n" in text:
+        raw = _PARSERS[lang](_split(_unescape(text)))
+    return build_trace(raw, project_root=project_root, include=include, exclude=exclude)

@@ -1,0 +1,335 @@
+"""The Hyperscan (Vectorscan) engine: one scan over the text finds every rule that matches.
+
+Only :mod:`hintline._engine` uses this module. ``AVAILABLE`` is false where the ``hyperscan``
+package has no wheel (or ``HINTLINE_ENGINE=re``); the stdlib engine is used there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import re
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hintline._patterns import CASEFOLD_SPECIALS, to_hyperscan
+
+if TYPE_CHECKING:
+    from hintline._engine import Match, ReMatcher, _Compiled
+    from hintline.rules._model import Rule
+
+_hs: Any
+try:
+    import hyperscan as _hs
+except ImportError:  # no wheel for this platform: the stdlib engine is used
+    _hs = None
+
+__all__ = ["AVAILABLE", "AutoMatcher", "HyperscanMatcher", "cache_dir", "describe"]
+
+AVAILABLE = _hs is not None
+"""Whether the ``hyperscan`` package can be imported here."""
+
+CACHE_ENV = "HINTLINE_CACHE_DIR"
+"""Where compiled databases are cached (``off`` disables the cache)."""
+
+_FORMAT = 1
+
+
+def describe() -> str:
+    """``hyperscan <binding version> (<library version>)``."""
+    version = "?"
+    library = ""
+    if _hs is not None:
+        from hyperscan import _version
+
+        version = str(getattr(_version, "__version__", "?"))
+        try:
+            probe = _hs.Database()
+            probe.compile(expressions=[b"hintline"], ids=[0], elements=1, flags=0)
+            info = probe.info()
+            text = info.decode() if isinstance(info, bytes) else str(info)
+            found = re.search(r"Version:\s*(\S+)", text)
+            library = f"Vectorscan {found.group(1)}" if found else ""
+        except Exception:
+            library = ""
+    return f"hyperscan {version}" + (f" ({library})" if library else "")
+
+
+def cache_dir() -> Path | None:
+    """The directory holding compiled databases, or ``None`` when caching is off."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured is not None:
+        if configured.strip().lower() in ("", "0", "off", "no", "false"):
+            return None
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "hintline"
+
+
+def _flags_for(caseless: bool, dotall: bool, multiline: bool) -> int:
+    assert _hs is not None
+    flags = _hs.HS_FLAG_SINGLEMATCH | _hs.HS_FLAG_UTF8
+    if caseless:
+        flags |= _hs.HS_FLAG_CASELESS
+    if dotall:
+        flags |= _hs.HS_FLAG_DOTALL
+    if multiline:
+        flags |= _hs.HS_FLAG_MULTILINE
+    return int(flags)
+
+
+def _try_compile(expressions: list[bytes], ids: list[int], flags: list[int]) -> Any:
+    assert _hs is not None
+    database = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+    database.compile(expressions=expressions, ids=ids, elements=len(expressions), flags=flags)
+    return database
+
+
+class _Plan:
+    """The expressions to compile and the rules Hyperscan cannot take (always verified)."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.expressions: list[bytes] = []
+        self.ids: list[int] = []
+        self.flags: list[int] = []
+        self.always: list[int] = []
+        self.caseless: list[int] = []
+        for index, rule in enumerate(rules):
+            translated = to_hyperscan(rule.pattern)
+            if translated is None:
+                self.always.append(index)
+                continue
+            if translated.caseless_anywhere:
+                self.caseless.append(index)
+            self.expressions.append(translated.expression)
+            self.ids.append(index)
+            self.flags.append(
+                _flags_for(translated.caseless, translated.dotall, translated.multiline)
+            )
+
+    def key(self) -> str:
+        assert _hs is not None
+        from hyperscan import _version
+
+        digest = hashlib.sha256()
+        header = [_FORMAT, str(getattr(_version, "__version__", "")), platform.machine()]
+        digest.update(json.dumps(header).encode())
+        for expression, index, flags in zip(self.expressions, self.ids, self.flags, strict=True):
+            digest.update(b"\0%d\0%d\0" % (index, flags) + expression)
+        return digest.hexdigest()[:40]
+
+    def compile(self) -> Any:
+        """Compile every expression; one Hyperscan rejects goes prefiltered, else to ``always``."""
+        assert _hs is not None
+        if not self.expressions:
+            return None
+        try:
+            return _try_compile(self.expressions, self.ids, self.flags)
+        except _hs.error:
+            pass
+        keep: list[int] = []
+        for n, (expression, flags) in enumerate(zip(self.expressions, self.flags, strict=True)):
+            for candidate in (flags, flags | _hs.HS_FLAG_PREFILTER):
+                try:
+                    _try_compile([expression], [0], [candidate])
+                except _hs.error:
+                    continue
+                self.flags[n] = candidate
+                keep.append(n)
+                break
+            else:
+                self.always.append(self.ids[n])
+        self.always.sort()
+        self.expressions = [self.expressions[n] for n in keep]
+        self.ids = [self.ids[n] for n in keep]
+        self.flags = [self.flags[n] for n in keep]
+        return _try_compile(self.expressions, self.ids, self.flags) if keep else None
+
+
+def _load(path: Path, plan: _Plan) -> tuple[bool, Any]:
+    """``(True, database)`` from the cache file, or ``(False, None)`` if missing or corrupt."""
+    assert _hs is not None
+    if not path.exists():
+        return False, None
+    try:
+        raw = path.read_bytes()
+        header_end = raw.index(b"\n")
+        header = json.loads(raw[:header_end])
+        blob = raw[header_end + 1 :]
+        if header.get("format") != _FORMAT or hashlib.sha256(blob).hexdigest() != header["sha256"]:
+            return False, None
+        database = _hs.loadb(blob, _hs.HS_MODE_BLOCK) if blob else None
+        plan.always = [int(i) for i in header["always"]]
+        kept = set(header["ids"])
+        keep = [n for n, index in enumerate(plan.ids) if index in kept]
+        plan.expressions = [plan.expressions[n] for n in keep]
+        plan.ids = [plan.ids[n] for n in keep]
+        plan.flags = [int(f) for f in header["flags"]]
+    except Exception:
+        return False, None
+    return True, database
+
+
+def _save(path: Path, plan: _Plan, database: Any) -> None:
+    """Write the cache file atomically; any failure only means no cache."""
+    assert _hs is not None
+    try:
+        blob = _hs.dumpb(database) if database is not None else b""
+        header = {
+            "format": _FORMAT,
+            "sha256": hashlib.sha256(blob).hexdigest(),
+            "always": plan.always,
+            "ids": plan.ids,
+            "flags": plan.flags,
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_bytes(json.dumps(header).encode() + b"\n" + blob)
+        os.replace(tmp, path)
+    except Exception:
+        return
+
+
+def _on_hit(index: int, _start: int, end: int, _flags: int, hits: list[tuple[int, int]]) -> None:
+    hits.append((index, end))
+
+
+class HyperscanMatcher:
+    """Every rule in one Hyperscan database; the lowest matching index is verified with ``re``.
+
+    Args:
+        rules: the ordered rule table.
+        entries: the ``re`` side of each rule (pattern, guard, whether it spans lines).
+        use_cache: read and write the compiled database in :func:`cache_dir`.
+    """
+
+    name = "hyperscan"
+
+    def __init__(
+        self, rules: Sequence[Rule], entries: Sequence[_Compiled], *, use_cache: bool = True
+    ) -> None:
+        assert _hs is not None
+        self.rules: tuple[Rule, ...] = tuple(rules)
+        self.entries = tuple(entries)
+        plan = _Plan(self.rules)
+        directory = cache_dir() if use_cache else None
+        path = None if directory is None else directory / f"rules-{plan.key()}.hsdb"
+        loaded, database = (False, None) if path is None else _load(path, plan)
+        if not loaded:
+            database = plan.compile()
+            if path is not None:
+                _save(path, plan, database)
+        self._database = database
+        self._always = tuple((index, -1) for index in plan.always)
+        self._caseless = tuple((index, -1) for index in plan.caseless)
+        self._local = threading.local()
+
+    @property
+    def always(self) -> tuple[int, ...]:
+        """Indices of rules Hyperscan could not take: verified with ``re`` on every text."""
+        return tuple(index for index, _ in self._always)
+
+    def _scratch(self) -> Any:
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            assert _hs is not None
+            scratch = _hs.Scratch(self._database)
+            self._local.scratch = scratch
+        return scratch
+
+    def candidates(self, text: str, data: bytes) -> list[tuple[int, int]]:
+        """(rule index, match end in bytes or -1) for each rule that may match, in order."""
+        hits: list[tuple[int, int]] = []
+        if self._database is not None:
+            self._database.scan(
+                data, match_event_handler=_on_hit, context=hits, scratch=self._scratch()
+            )
+        if self._always:
+            hits.extend(self._always)
+        if self._caseless and not text.isascii() and any(c in text for c in CASEFOLD_SPECIALS):
+            hits.extend(self._caseless)
+        if len(hits) > 1:
+            hits.sort()
+        return hits
+
+    def match(self, text: str) -> Match | None:
+        """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
+        from hintline._engine import Match, passes_guard
+
+        data = text.encode("utf-8")  # valid UTF-8: clean() replaced lone surrogates
+        folded: list[str] = []
+        seen = -1
+        for index, end in self.candidates(text, data):
+            if index == seen:
+                continue
+            seen = index
+            entry = self.entries[index]
+            if end < 0:
+                if not passes_guard(entry.guard, text, folded):
+                    continue
+                pos = 0
+            elif entry.spans_lines:
+                pos = 0
+            else:
+                # The match lies on the line of its last byte: search from that line's start.
+                line = data.rfind(b"\n", 0, end - 1) + 1
+                pos = line if text.isascii() else len(data[:line].decode("utf-8"))
+            found = entry.regex.search(text, pos)
+            if found is None and pos:
+                found = entry.regex.search(text)
+            if found is not None:
+                return Match(index, self.rules[index], found.groupdict())
+        return None
+
+
+class AutoMatcher:
+    """Hyperscan when its database is ready (from the disk cache, or compiled in a background
+    thread on a cold cache); the ``re`` engine answers until then. Both give the same answers.
+
+    Args:
+        rules: the ordered rule table.
+        fallback: the ``re`` engine over the same rules.
+    """
+
+    name = "hyperscan"
+
+    def __init__(self, rules: Sequence[Rule], fallback: ReMatcher) -> None:
+        self.rules: tuple[Rule, ...] = tuple(rules)
+        self.fallback = fallback
+        self.ready: HyperscanMatcher | None = None
+        self.failed = False
+        self._done = threading.Event()
+        directory = cache_dir()
+        plan_key = _Plan(self.rules).key()
+        cached = directory is not None and (directory / f"rules-{plan_key}.hsdb").exists()
+        if cached:
+            self._build()
+        else:
+            threading.Thread(target=self._build, name="hintline-hyperscan", daemon=True).start()
+
+    def _build(self) -> None:
+        try:
+            self.ready = HyperscanMatcher(self.rules, self.fallback.entries)
+        except Exception:
+            self.failed = True  # keep answering with re
+        finally:
+            self._done.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the Hyperscan database is ready; ``True`` if it is."""
+        self._done.wait(timeout)
+        return self.ready is not None
+
+    def match(self, text: str) -> Match | None:
+        """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
+        ready = self.ready
+        if ready is None:
+            return self.fallback.match(text)
+        try:
+            return ready.match(text)
+        except Exception:  # e.g. ScratchInUseError from a re-entrant call in a signal handler
+            return self.fallback.match(text)

@@ -1,0 +1,137 @@
+"""JVM traces (Java, Kotlin, Scala, Groovy): ``at pkg.Cls.m(File.java:N)``, ``Caused by:``,
+``Suppressed:`` and ``... N more`` resolved against the enclosing trace.
+
+The JVM prints the outermost exception first and each trace throw site first, so the order is
+kept as printed. Logback's ``... N common frames omitted`` is read like ``... N more``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
+
+__all__ = ["jvm_frame", "parse_jvm"]
+
+_FRAME = re.compile(r"\s*at ([^\s(]+)\(([^()\n]*)\)")
+_MORE = re.compile(r"\s*\.\.\. (\d+) (?:more|common frames omitted)")
+_HEADER = re.compile(
+    r"(?:Exception in thread \"([^\"\n]*)\" )?"
+    r"((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*|[A-Z][\w$]*(?:Exception|Error|Throwable))"
+    r"(?:: ?(.*))?$"
+)
+_LINKED = re.compile(r"(\s*)(Caused by|Suppressed): ")
+
+
+def jvm_frame(sym: str, loc: str) -> RawFrame:
+    """Turn ``java.base/java.lang.Integer.parseInt`` and ``Integer.java:668`` into a frame."""
+    slash = sym.rfind("/")
+    if slash >= 0:
+        sym = sym[slash + 1 :]
+    module, _, function = sym.rpartition(".")
+    file: str | None = loc
+    line: int | None = None
+    colon = loc.rfind(":")
+    if colon >= 0 and loc[colon + 1 :].isdigit():
+        file, line = loc[:colon], int(loc[colon + 1 :])
+    if file in ("Native Method", "Unknown Source", ""):
+        file = None
+    return (file, line, function or None, module or None, None)
+
+
+def parse_jvm(lines: list[str]) -> RawTrace:
+    """Parse the first JVM trace found in ``lines`` (its whole chain)."""
+    trace = RawTrace("java")
+    out = trace.exceptions
+    at_depth: dict[int, int] = {}
+    cur: RawException | None = None
+    in_frames = False
+    candidate: RawException | None = None
+    done = False
+    awaiting = False  # after ``Caused by:``: message lines until the frames
+    for line in lines:
+        if len(line) > MAX_LINE:
+            continue
+        frame = _FRAME.match(line)
+        if frame:
+            if awaiting:
+                awaiting, in_frames = False, True
+            if cur is None or not in_frames:
+                if candidate is None:
+                    if cur is None:
+                        candidate = RawException("")
+                    else:
+                        continue
+                if done or len(out) >= MAX_EXCEPTIONS:
+                    break
+                cur = candidate
+                candidate = None
+                out.append(cur)
+                at_depth = {0: len(out) - 1}
+                in_frames = True
+            cur.add(jvm_frame(frame[1], frame[2]))
+            continue
+        more = _MORE.match(line)
+        if more and cur is not None and (in_frames or awaiting):
+            _resolve_more(out, cur, int(more[1]))
+            continue
+        linked = _LINKED.match(line)
+        if linked and cur is not None and len(out) < MAX_EXCEPTIONS:
+            header = _HEADER.match(line, linked.end())
+            if header is None:
+                continue
+            depth = _depth(linked[1])
+            exc = RawException(header[2], header[3] or "")
+            if linked[2] == "Suppressed":
+                exc.relation = "suppressed"
+                exc.parent = at_depth.get(depth - 1, at_depth.get(0))
+            else:
+                exc.relation = "cause"
+                exc.parent = at_depth.get(depth, len(out) - 1)
+            out.append(exc)
+            at_depth = {d: i for d, i in at_depth.items() if d < depth}
+            at_depth[depth] = len(out) - 1
+            cur = exc
+            in_frames, awaiting = False, True
+            continue
+        if awaiting:
+            if line.strip() and cur is not None:
+                cur.append_message(line)
+            continue
+        stripped = line.strip()
+        if in_frames:
+            in_frames = False
+            done = cur is not None and bool(cur.frames or len(out) > 1)
+        if not stripped:
+            if candidate is not None and not candidate.type:
+                candidate = None
+            continue
+        header = _HEADER.match(line.lstrip())
+        if header:
+            if header[1] is not None and done:
+                break
+            candidate = RawException(header[2], header[3] or "")
+            if header[1] is not None:
+                trace.extra["thread"] = header[1]
+        elif candidate is not None and candidate.type and not done:
+            candidate.append_message(line)
+        elif cur is not None and not done and out:
+            out[-1].append_message(line)
+    return trace
+
+
+def _depth(indent: str) -> int:
+    tabs = indent.count("\t")
+    return tabs if tabs else len(indent) // 4
+
+
+def _resolve_more(out: list[RawException], cur: RawException, n: int) -> None:
+    """Append the last ``n`` frames of the enclosing exception (``... n more``)."""
+    if cur.parent is None or n <= 0:
+        cur.omitted += max(n, 0)
+        return
+    enclosing = out[cur.parent].frames
+    tail = enclosing[-n:] if n <= len(enclosing) else enclosing
+    for frame in tail:
+        cur.add(frame)
+    cur.omitted += n - len(tail)

@@ -1,0 +1,184 @@
+"""JavaScript traces as V8/Node print them: ``at fn (file:line:col)``, ``at file:line:col``,
+``async`` frames, ``{ [cause]: … }`` blocks, ``[errors]: [ … ]`` of an AggregateError, and
+``... N lines matching cause stack trace ...`` filled in from the cause.
+
+The uncaught-error preamble Node prints (``file:line``, the source line, a ``^``) is skipped:
+source lines are never kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
+
+__all__ = ["node_frame", "parse_node"]
+
+_HEADER = re.compile(
+    r"\s*(?:Uncaught )?(\[cause\]: )?(\[)?([A-Za-z_$][\w$.]*)(?: \[([\w.-]+)\])?(?:: (.*?))?(\] \{|\] \[|\])?$"
+)
+_MATCHING = re.compile(r"\s*\.\.\. (\d+) lines matching cause stack trace \.\.\.")
+_AS = re.compile(r" \[as [^\]]*\]$")
+_CODE = re.compile(r"\s{2}code: '([\w.-]+)',?$")
+
+
+def node_frame(rest: str) -> RawFrame:
+    """Parse what follows ``at `` in a V8 frame line."""
+    if rest.startswith("async "):
+        rest = rest[6:]
+    func: str | None = None
+    loc = rest
+    if rest.endswith(")"):
+        open_ = rest.find(" (")
+        if open_ > 0:
+            func = rest[:open_]
+            loc = rest[open_ + 2 : -1]
+            if loc.startswith("eval at "):
+                inner = loc.rfind(", ")
+                loc = loc[inner + 2 :] if inner >= 0 else loc
+    elif rest.startswith("new "):
+        func = rest
+        loc = ""
+    if func is not None:
+        func = _AS.sub("", func)
+    file: str | None = loc or None
+    line = col = None
+    parts = loc.rsplit(":", 2)
+    if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        file, line, col = parts[0], int(parts[1]), int(parts[2])
+    elif len(parts) >= 2 and parts[-1].isdigit():
+        file, line = loc.rpartition(":")[0], int(parts[-1])
+    if func is None and file is not None and line is None and " " in file:
+        func, file = file, None  # e.g. "at async Promise.all (index 0)" without location
+    return (file, line, func, None, col)
+
+
+def parse_node(lines: list[str]) -> RawTrace:
+    """Parse the first JavaScript error (with its causes and aggregated errors) in ``lines``."""
+    trace = RawTrace("javascript")
+    out = trace.exceptions
+    stack: list[int] = []  # exceptions whose { … } property block is open
+    errors_of: int | None = None  # the AggregateError whose [errors]: [ … ] list is open
+    candidate: RawException | None = None
+    cur: RawException | None = None
+    in_frames = False
+    finished = False
+    awaiting: RawException | None = None  # attached already, its frames may follow
+    placeholders: list[tuple[int, int, int]] = []  # (exception, insert index, count)
+    for line in lines:
+        if len(line) > MAX_LINE:
+            continue
+        s = line.strip()
+        if s.startswith("at ") and len(s) > 3:
+            if not in_frames and awaiting is not None:
+                cur, awaiting, in_frames = awaiting, None, True
+            elif not in_frames:
+                if candidate is None or finished or len(out) >= MAX_EXCEPTIONS:
+                    if finished:
+                        break
+                    continue
+                cur = candidate
+                candidate = None
+                _attach(out, cur, stack, errors_of)
+                in_frames = True
+            assert cur is not None
+            rest = s[3:]
+            opens = rest.endswith(" {")
+            if opens:
+                rest = rest[:-2]
+            elif rest.endswith(","):
+                rest = rest[:-1]
+            cur.add(node_frame(rest))
+            if opens:
+                stack.append(len(out) - 1)
+                in_frames = False
+            continue
+        more = _MATCHING.match(line)
+        if more and in_frames and cur is not None:
+            placeholders.append((len(out) - 1, len(cur.frames), int(more[1])))
+            continue
+        if in_frames:
+            in_frames = False
+            awaiting = None
+            if not stack:
+                finished = True
+        if s == "}" or s == "},":
+            awaiting = None
+            if stack:
+                stack.pop()
+            if not stack:
+                finished = True
+            continue
+        if s in ("]", "],") and errors_of is not None:
+            errors_of = None
+            continue
+        if s == "[errors]: [" and stack:
+            errors_of = stack[-1]
+            continue
+        if stack and not finished and (code := _CODE.match(line)) and stack[-1] == 0:
+            trace.extra.setdefault("code", code[1])
+            continue
+        if not s:
+            if candidate is not None and not stack:
+                candidate = None
+            continue
+        header = _HEADER.match(line)
+        if header and (header[2] is None) == (header[6] is None):
+            if finished and not stack and out:
+                break
+            exc = RawException(header[3], header[5] or "")
+            if header[4]:
+                exc.type = f"{header[3]} [{header[4]}]"
+            if header[1] or header[6] or (stack and errors_of is not None):
+                if len(out) >= MAX_EXCEPTIONS:
+                    break
+                if header[1]:
+                    exc.relation = "cause"
+                _attach(out, exc, stack, errors_of)
+                cur = awaiting = exc
+                candidate = None
+                if header[6] == "] {":
+                    stack.append(len(out) - 1)
+                elif header[6] == "] [":
+                    errors_of = len(out) - 1
+            else:
+                candidate = exc
+            continue
+        if awaiting is not None:
+            awaiting.append_message(s)
+        elif candidate is not None and not finished:
+            candidate.append_message(s)
+    for owner, at, count in reversed(placeholders):
+        _fill_from_cause(out, owner, at, count)
+    return trace
+
+
+def _attach(out: list[RawException], exc: RawException, stack: list[int], errors_of: int | None) -> None:
+    if out:
+        if exc.relation == "cause" and stack:
+            exc.parent = stack[-1]
+        elif errors_of is not None:
+            exc.relation, exc.parent = "group", errors_of
+        elif stack:
+            exc.relation, exc.parent = exc.relation or "cause", stack[-1]
+        else:
+            exc.relation, exc.parent = exc.relation or "cause", len(out) - 1
+    out.append(exc)
+
+
+def _fill_from_cause(out: list[RawException], owner: int, at: int, count: int) -> None:
+    """Node hid ``count`` frames it shares with the cause after frame ``at - 1``: restore them."""
+    outer = out[owner]
+    cause = next((e for e in out if e.parent == owner and e.relation == "cause"), None)
+    if cause is None or at == 0:
+        outer.omitted += count
+        return
+    anchor = outer.frames[at - 1]
+    try:
+        pos = cause.frames.index(anchor)
+    except ValueError:
+        outer.omitted += count
+        return
+    hidden = cause.frames[pos + 1 : pos + 1 + count]
+    outer.frames[at:at] = hidden
+    outer.omitted += count - len(hidden)

@@ -1,0 +1,3 @@
+import pytest
+
+pytest.importorskip("pydantic_ai")
