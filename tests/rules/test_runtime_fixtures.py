@@ -25,6 +25,7 @@ CASES = sorted(p for family in FAMILIES for p in (FIXTURES / family).glob("*.txt
 SOURCED = [
     pytest.param(rule, i, id=f"{rule.code}-{i}")
     for rule in RULES
+    if rule.name.split(".", 1)[0] in FAMILIES
     for i, example in enumerate(rule.examples)
     if example.source.startswith("tests/rules/fixtures/")
 ]
@@ -83,4 +84,5 @@ def test_fixture_hints_never_echo_values_sent() -> None:
     for path in CASES:
         text = hintline.clean(path.read_text(encoding="utf-8")).text
         for value in ("12a", "three", "n/a", "99999999999999999999", "Ada"):
-            assert f"'{value}'" not in text and f'"{value}"' not in text, (path.name, text)
+            assert f"'{value}'" not in text, (path.name, text)
+            assert f'"{value}"' not in text, (path.name, text)

@@ -66,9 +66,9 @@ RULES: tuple[Rule, ...] = (
         name="http.not-found-url",
         category=Category.HTTP_NOT_FOUND,
         pattern=(
-            r"(?:404 Client Error: [^\n]{0,40}? for url: |'404 Not Found' for url '|"
-            r"ClientResponseError: 404, message='[^'\n]{0,40}', url='|java\.io\.FileNotFoundException: )"
-            r"https?://[^/\s'\"]{1,253}(?P<key>/[^\s?#'\"]{0,300})"
+            r"(?:404 Client Error: [^\n]*? for url: |'404 Not Found' for url '|"
+            r"ClientResponseError: 404, message='[^'\n]*', url='|java\.io\.FileNotFoundException: )"
+            r"https?://[^/\s'\"]+(?P<key>/[^\s?#'\"]*)"
         ),
         hint="Resource '{key}' was not found (HTTP 404); check the id and path, or create the resource before using it.",
         why="HTTP 404 where the client prints the URL (requests, httpx, aiohttp, Java HttpURLConnection's FileNotFoundException); only the path is echoed, never the query.",
@@ -115,7 +115,7 @@ RULES: tuple[Rule, ...] = (
         code="HT005",
         name="http.rate-limited-retry-after",
         category=Category.RATE_LIMITED,
-        pattern=r"(?s)" + _STATUS + r"429\b.{0,1500}?(?i:retry-after): ?(?P<key>\d{1,6})\b",
+        pattern=r"(?s)" + _STATUS + r"429\b.*?(?i:retry-after): ?(?P<key>\d{1,6})\b",
         hint="Rate limited (HTTP 429); wait {key} seconds (Retry-After) before calling again, and slow down.",
         why="HTTP 429 with its Retry-After header in the text (curl -i, raw responses, logged headers).",
         examples=(
@@ -227,7 +227,7 @@ RULES: tuple[Rule, ...] = (
             r"(?:requests\.exceptions\.(?:ReadTimeout|ConnectTimeout)|httpx\.(?:ReadTimeout|ConnectTimeout|"
             r"WriteTimeout|PoolTimeout)|java\.net\.http\.Http(?:Connect)?TimeoutException|curl: \(28\)|"
             r"AxiosError: timeout of \d+ms exceeded|Client\.Timeout exceeded|aborted due to timeout|"
-            r"aiohttp\.\w{0,30}\.?(?:ServerTimeoutError|ConnectionTimeoutError|SocketTimeoutError))"
+            r"aiohttp\.\w*\.?(?:ServerTimeoutError|ConnectionTimeoutError|SocketTimeoutError))"
         ),
         hint="The HTTP request timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
         why="Client-side HTTP timeouts (requests, httpx, Java HttpClient, curl, axios, fetch, Go net/http).",

@@ -17,8 +17,8 @@ RULES: tuple[Rule, ...] = (
         name="jvm.helpful-npe-variable",
         category=Category.NULL_POINTER,
         pattern=(
-            r"NullPointerException: Cannot (?P<action>[a-z][a-z ]{1,40}?)(?: \"(?P<member>[^\"\n]{1,120})\")? "
-            r"because \"(?P<key>[^\"\n]{1,64})\" is null"
+            r"NullPointerException: Cannot (?P<action>[a-z][a-z ]+?)(?: \"(?P<member>[^\"\n]+)\")? "
+            r"because \"(?P<key>[^\"\n]+)\" is null"
         ),
         hint="'{key}' is null (cannot {action} {member}); make sure '{key}' is loaded or passed before this step.",
         why="JEP 358 helpful NullPointerException messages (Java 14+) name the null variable or field.",
@@ -43,8 +43,8 @@ RULES: tuple[Rule, ...] = (
         name="jvm.helpful-npe-return-value",
         category=Category.NULL_POINTER,
         pattern=(
-            r"NullPointerException: Cannot (?P<action>[a-z][a-z ]{1,40}?)(?: \"(?P<member>[^\"\n]{1,120})\")? "
-            r"because the return value of \"(?P<key>[^\"\n]{1,120})\" is null"
+            r"NullPointerException: Cannot (?P<action>[a-z][a-z ]+?)(?: \"(?P<member>[^\"\n]+)\")? "
+            r"because the return value of \"(?P<key>[^\"\n]+)\" is null"
         ),
         hint="{key} returned null (cannot {action} {member}): the record or key looked up does not exist; check it exists before using the result.",
         why="JEP 358 helpful NPE naming the method whose null result was used (often Map.get or a repository find).",
@@ -97,7 +97,7 @@ RULES: tuple[Rule, ...] = (
         code="JV005",
         name="jvm.class-cast",
         category=Category.TYPE_MISMATCH,
-        pattern=r"ClassCastException: class (?P<got>[\w.$]{1,120}) cannot be cast to class (?P<key>[\w.$]{1,120})",
+        pattern=r"ClassCastException: class (?P<got>[\w.$]+) cannot be cast to class (?P<key>[\w.$]+)",
         hint="A {got} was used where a {key} is required; pass a value of type {key} (convert it first if needed).",
         why="The JVM's ClassCastException (Java 11+ wording: 'class X cannot be cast to class Y').",
         examples=(
@@ -175,7 +175,7 @@ RULES: tuple[Rule, ...] = (
         code="JV009",
         name="jvm.class-not-found",
         category=Category.IMPORT_ERROR,
-        pattern=r"(?:ClassNotFoundException|NoClassDefFoundError): (?P<key>[\w.$/]{1,150})",
+        pattern=r"(?:ClassNotFoundException|NoClassDefFoundError): (?P<key>[\w.$/]+)",
         hint="Java class '{key}' is not on the classpath; add the jar that provides it or fix the class name.",
         why="Class.forName / the class loader cannot find a class (a missing dependency or a misspelt name).",
         examples=(

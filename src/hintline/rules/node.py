@@ -18,7 +18,7 @@ RULES: tuple[Rule, ...] = (
         category=Category.UNDEFINED_PROPERTY,
         pattern=(
             r"Cannot (?P<op>read|set) properties of (?P<what>undefined|null) "
-            r"\((?:reading|setting) '(?P<key>[^'\n]{1,64})'\)"
+            r"\((?:reading|setting) '(?P<key>[^'\n]+)'\)"
         ),
         hint="Cannot {op} '{key}' of {what}: the object that should hold '{key}' is missing; check the previous step returned it before using it.",
         why="V8's TypeError for property access on undefined/null: usually a lookup or API call that returned nothing.",
@@ -48,7 +48,7 @@ RULES: tuple[Rule, ...] = (
         code="JS002",
         name="node.not-a-function",
         category=Category.TYPE_MISMATCH,
-        pattern=r"TypeError: (?P<key>[\w$.\[\]'\"]{1,100}) is not a function",
+        pattern=r"TypeError: (?P<key>[\w$.\[\]'\"]+) is not a function",
         hint="'{key}' is not a function: the value has a different type than expected (for example an object instead of an array); check its type before calling it.",
         why="V8's TypeError when calling something that is not callable (a missing method, an object where an array was expected).",
         examples=(
@@ -70,7 +70,7 @@ RULES: tuple[Rule, ...] = (
         code="JS003",
         name="node.reference-error",
         category=Category.UNDEFINED_PROPERTY,
-        pattern=r"ReferenceError: (?P<key>[\w$]{1,64}) is not defined",
+        pattern=r"ReferenceError: (?P<key>[\w$]+) is not defined",
         hint="'{key}' is not defined; declare or import '{key}' before using it (check its spelling).",
         why="V8's ReferenceError for an undeclared identifier.",
         examples=(
@@ -86,7 +86,7 @@ RULES: tuple[Rule, ...] = (
         code="JS004",
         name="node.module-not-found",
         category=Category.IMPORT_ERROR,
-        pattern=r"(?:Error \[ERR_MODULE_NOT_FOUND\]: |Error: )Cannot find (?:package|module) '(?P<key>[^'\n]{1,200})'",
+        pattern=r"(?:Error \[ERR_MODULE_NOT_FOUND\]: |Error: )Cannot find (?:package|module) '(?P<key>[^'\n]+)'",
         hint="Node module '{key}' cannot be found; install it (npm install) or fix the import path.",
         why="Node's resolver: ERR_MODULE_NOT_FOUND for ES modules, MODULE_NOT_FOUND for require().",
         examples=(
@@ -110,8 +110,8 @@ RULES: tuple[Rule, ...] = (
         name="node.syntax-error",
         category=Category.SYNTAX_ERROR,
         pattern=(
-            r"(?m)^(?:[^\n:]{0,300}/)?(?P<key>[\w.-]{1,100}\.[cm]?[jt]sx?):(?P<line>\d+)\n"
-            r"(?:[^\n]{0,400}\n){1,4}?SyntaxError: (?P<what>[^\n]{1,80})"
+            r"(?m)^(?:[^\n:]*/)?(?P<key>[\w.-]+\.[cm]?[jt]sx?):(?P<line>\d+)\n"
+            r"(?:[^\n]*\n){1,4}?SyntaxError: (?P<what>[^\n]+)"
         ),
         hint="JavaScript SyntaxError in {key} line {line}: {what}; fix the code before running it.",
         why="Node prints the file:line, the source line and a caret above a parse-time SyntaxError.",
@@ -180,7 +180,7 @@ RULES: tuple[Rule, ...] = (
         code="JS009",
         name="node.heap-out-of-memory",
         category=Category.OUT_OF_MEMORY,
-        pattern=r"FATAL ERROR: [^\n]{0,120}JavaScript heap out of memory",
+        pattern=r"FATAL ERROR: [^\n]*JavaScript heap out of memory",
         hint="Node ran out of heap memory; process the data in smaller pieces (stream or paginate) or raise --max-old-space-size.",
         why="V8 aborts the process when the old generation reaches its limit.",
         key_group=None,

@@ -17,7 +17,7 @@ RULES: tuple[Rule, ...] = (
         code="PL001",
         name="payload.pydantic-field-required",
         category=Category.MISSING_FIELD,
-        pattern=r"(?m)^(?P<key>[A-Za-z_][\w.\[\]-]{0,100})\n {2}Field required \[type=missing",
+        pattern=r"(?m)^(?P<key>[A-Za-z_][\w.\[\]-]*)\n {2}Field required \[type=missing",
         hint="Required field '{key}' is missing from the payload; include '{key}' and send the call again.",
         why="pydantic v2 ValidationError: the field location on one line, 'Field required [type=missing' under it.",
         examples=(
@@ -42,7 +42,7 @@ RULES: tuple[Rule, ...] = (
         code="PL002",
         name="payload.jsonschema-required-property",
         category=Category.MISSING_FIELD,
-        pattern=r"'(?P<key>[^'\n]{1,100})' is a required property",
+        pattern=r"'(?P<key>[^'\n]+)' is a required property",
         hint="Required property '{key}' is missing from the JSON payload; add '{key}' as the schema requires.",
         why="python-jsonschema (and ajv-style validators) report a missing 'required' member this way.",
         examples=(
@@ -60,7 +60,7 @@ RULES: tuple[Rule, ...] = (
         code="PL003",
         name="payload.serde-missing-field",
         category=Category.MISSING_FIELD,
-        pattern=r"missing field `(?P<key>[^`\n]{1,100})`",
+        pattern=r"missing field `(?P<key>[^`\n]+)`",
         hint="Required field '{key}' is missing from the JSON payload; include '{key}' and send the call again.",
         why="serde / serde_json: deserialising a struct whose required field is absent.",
         examples=(
@@ -78,7 +78,7 @@ RULES: tuple[Rule, ...] = (
         code="PL004",
         name="payload.jackson-missing-creator-property",
         category=Category.MISSING_FIELD,
-        pattern=r"Missing required creator property '(?P<key>[^'\n]{1,100})'",
+        pattern=r"Missing required creator property '(?P<key>[^'\n]+)'",
         hint="Required property '{key}' is missing from the JSON payload; include '{key}' and send the call again.",
         why="Jackson MismatchedInputException for a @JsonProperty(required = true) creator parameter.",
         examples=(
@@ -95,7 +95,7 @@ RULES: tuple[Rule, ...] = (
         code="PL005",
         name="payload.pydantic-int-parsing",
         category=Category.INVALID_INTEGER,
-        pattern=r"(?m)^(?P<key>[A-Za-z_][\w.\[\]-]{0,100})\n {2}Input should be a valid integer",
+        pattern=r"(?m)^(?P<key>[A-Za-z_][\w.\[\]-]*)\n {2}Input should be a valid integer",
         hint="Field '{key}' must be an integer; send digits only (no words, units or decimals).",
         why="pydantic v2 int_parsing / int_from_float / int_type errors name the field above the message.",
         examples=(
@@ -113,8 +113,8 @@ RULES: tuple[Rule, ...] = (
         name="payload.pydantic-wrong-type",
         category=Category.TYPE_MISMATCH,
         pattern=(
-            r"(?m)^(?P<key>[A-Za-z_][\w.\[\]-]{0,100})\n {2}Input should be "
-            r"(?:a valid |an? |valid )?(?P<type>[^\[\n]{1,40}?) \[type=\w+"
+            r"(?m)^(?P<key>[A-Za-z_][\w.\[\]-]*)\n {2}Input should be "
+            r"(?:a valid |an? |valid )?(?P<type>[^\[\n]+?) \[type=\w+"
         ),
         hint="Field '{key}' has the wrong type: it should be {type}; send a value of that type.",
         why="pydantic v2 type errors (list_type, string_type, bool_parsing…) name the field above 'Input should be'.",
@@ -133,8 +133,8 @@ RULES: tuple[Rule, ...] = (
         name="payload.jsonschema-wrong-type",
         category=Category.TYPE_MISMATCH,
         pattern=(
-            r"is not of type '(?P<type>[\w-]{1,40})'[\s\S]{0,1500}?"
-            r"On instance\[(?P<key>'[^'\n]{1,100}'|\d{1,9})\]"
+            r"is not of type '(?P<type>[\w-]+)'[\s\S]*?"
+            r"On instance\[(?P<key>'[^'\n]+'|\d{1,9})\]"
         ),
         hint="Property '{key}' has the wrong type: the schema expects {type}; send a value of that type.",
         why="python-jsonschema ValidationError for a 'type' keyword; the instance path names the property.",
@@ -154,8 +154,8 @@ RULES: tuple[Rule, ...] = (
         name="payload.jackson-invalid-format",
         category=Category.TYPE_MISMATCH,
         pattern=(
-            r"Cannot deserialize value of type `(?P<type>[^`\n]{1,60})` from [^\n]{0,300}\n?"
-            r"[^\n]{0,300}?through reference chain: [^\n]{0,200}\[\"(?P<key>[^\"\n]{1,100})\"\]\)"
+            r"Cannot deserialize value of type `(?P<type>[^`\n]+)` from [^\n]*\n?"
+            r"[^\n]*?through reference chain: [^\n]*\[\"(?P<key>[^\"\n]+)\"\]\)"
         ),
         hint="Property '{key}' has the wrong type: expected {type}; send a value of that type.",
         why="Jackson InvalidFormatException / MismatchedInputException; the reference chain ends with the property.",
@@ -176,8 +176,8 @@ RULES: tuple[Rule, ...] = (
         name="payload.go-json-unmarshal-type",
         category=Category.TYPE_MISMATCH,
         pattern=(
-            r"json: cannot unmarshal (?P<got>\w{1,20}) into Go (?:struct field [\w.]{0,100}?\.|value of type )"
-            r"(?P<key>[\w]{1,64}) of type (?P<type>[\w.\[\]*]{1,60})"
+            r"json: cannot unmarshal (?P<got>\w+) into Go (?:struct field [\w.]*?\.|value of type )"
+            r"(?P<key>[\w]+) of type (?P<type>[\w.\[\]*]+)"
         ),
         hint="Field '{key}' has the wrong type: got a JSON {got}, expected {type}; send a value of that type.",
         why="Go encoding/json UnmarshalTypeError names the struct field and the Go type.",
@@ -194,7 +194,7 @@ RULES: tuple[Rule, ...] = (
         code="PL010",
         name="payload.serde-invalid-type",
         category=Category.TYPE_MISMATCH,
-        pattern=r"invalid type: (?P<got>[a-z]{1,20}(?: [a-z]{1,20})?)\b[^\n]{0,120}?, expected (?P<type>[^\"\n]{1,40}?)(?:\"|,| at line)",
+        pattern=r"invalid type: (?P<got>[a-z]+(?: [a-z]+)?)\b[^\n]*?, expected (?P<type>[^\"\n]+?)(?:\"|,| at line)",
         hint="A JSON value has the wrong type: got {got}, expected {type}; send a value of that type.",
         why="serde's Error::invalid_type (serde_json prints it with the line and column, no field name).",
         key_group=None,
@@ -212,7 +212,7 @@ RULES: tuple[Rule, ...] = (
         code="PL011",
         name="payload.jackson-unrecognized-field",
         category=Category.TYPE_MISMATCH,
-        pattern=r"Unrecognized field \"(?P<key>[^\"\n]{1,100})\"",
+        pattern=r"Unrecognized field \"(?P<key>[^\"\n]+)\"",
         hint="Field '{key}' is not accepted by the payload schema; remove it or rename it to a known field.",
         why="Jackson UnrecognizedPropertyException (FAIL_ON_UNKNOWN_PROPERTIES, the default) rejects extra fields.",
         examples=(
@@ -229,7 +229,7 @@ RULES: tuple[Rule, ...] = (
         code="PL012",
         name="payload.serde-unknown-field",
         category=Category.TYPE_MISMATCH,
-        pattern=r"unknown field `(?P<key>[^`\n]{1,100})`",
+        pattern=r"unknown field `(?P<key>[^`\n]+)`",
         hint="Field '{key}' is not accepted by the payload schema; remove it or rename it to a known field.",
         why="serde with #[serde(deny_unknown_fields)] rejects a field the struct does not declare.",
         examples=(
@@ -247,8 +247,8 @@ RULES: tuple[Rule, ...] = (
         name="payload.python-json-decode",
         category=Category.MALFORMED_JSON,
         pattern=(
-            r"JSONDecodeError: (?P<what>Expecting [^:\n]{1,60}|Extra data|Unterminated string[^:\n]{0,30}|"
-            r"Invalid [^:\n]{1,40}): line (?P<line>\d+) column (?P<column>\d+)"
+            r"JSONDecodeError: (?P<what>Expecting [^:\n]+|Extra data|Unterminated string[^:\n]*|"
+            r"Invalid [^:\n]+): line (?P<line>\d+) column (?P<column>\d+)"
         ),
         hint="The JSON text is malformed ({what}, line {line} column {column}); send valid JSON: double-quoted keys and strings, no trailing commas, not empty.",
         why="Python's json module (json.loads, requests' .json()) raises JSONDecodeError with a position.",
@@ -274,8 +274,8 @@ RULES: tuple[Rule, ...] = (
         name="payload.node-json-parse",
         category=Category.MALFORMED_JSON,
         pattern=(
-            r"SyntaxError: (?:[^\n]{0,120}? in JSON at position \d+|Unexpected end of JSON input|"
-            r"[^\n]{0,200}? is not valid JSON)"
+            r"SyntaxError: (?:[^\n]*? in JSON at position \d+|Unexpected end of JSON input|"
+            r"[^\n]*? is not valid JSON)"
         ),
         hint="JSON.parse got malformed JSON; send a valid JSON document (double-quoted keys and strings, no trailing commas, not empty or undefined).",
         why="V8's JSON.parse SyntaxError texts (Node 20+: 'in JSON at position N', 'is not valid JSON').",
@@ -301,9 +301,9 @@ RULES: tuple[Rule, ...] = (
         name="payload.serde-json-syntax",
         category=Category.MALFORMED_JSON,
         pattern=(
-            r"(?P<what>key must be a string|EOF while parsing (?:a|an) [a-z ]{1,20}|expected value|"
-            r"expected `[,:\]}]`[a-z ]{0,30}|trailing comma|trailing characters|invalid escape|"
-            r"invalid number|control character \([^)\n]{1,20}\) found while parsing a string)"
+            r"(?P<what>key must be a string|EOF while parsing (?:a|an) [a-z ]+|expected value|"
+            r"expected `[,:\]}]`[a-z ]*|trailing comma|trailing characters|invalid escape|"
+            r"invalid number|control character \([^)\n]+\) found while parsing a string)"
             r"(?:\\?\", line: | at line )(?P<line>\d+),? column:? (?P<column>\d+)"
         ),
         hint="The JSON text is malformed ({what}, line {line} column {column}); send valid JSON: double-quoted keys and strings, no trailing commas.",
@@ -329,8 +329,8 @@ RULES: tuple[Rule, ...] = (
         name="payload.go-json-syntax",
         category=Category.MALFORMED_JSON,
         pattern=(
-            r"(?:invalid character '[^\n]{1,6}' (?P<what>looking for beginning of [a-z ]{1,30}|"
-            r"after [a-z ]{1,40}|in [a-z ]{1,30})|unexpected end of JSON input)"
+            r"(?:invalid character '[^\n]{1,6}' (?P<what>looking for beginning of [a-z ]+|"
+            r"after [a-z ]+|in [a-z ]+)|unexpected end of JSON input)"
         ),
         hint="The JSON text is malformed or incomplete (Go encoding/json); send valid JSON: double-quoted keys and strings, complete and not empty.",
         why="Go encoding/json SyntaxError texts ('invalid character … looking for …', 'unexpected end of JSON input').",

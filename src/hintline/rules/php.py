@@ -18,7 +18,7 @@ RULES: tuple[Rule, ...] = (
         code="PHP001",
         name="php.failed-to-open-not-found",
         category=Category.FILE_NOT_FOUND,
-        pattern=r"\w{1,40}\((?P<key>[^)\n]{1,300})\): Failed to open stream: No such file or directory",
+        pattern=r"\w+\((?P<key>[^)\n]+)\): Failed to open stream: No such file or directory",
         hint="File or directory '{key}' does not exist; check the path (list the directory first) or create it before reading it.",
         why="PHP's stream wrappers warn 'Failed to open stream' with the function and the path.",
         examples=(
@@ -35,7 +35,7 @@ RULES: tuple[Rule, ...] = (
         code="PHP002",
         name="php.failed-to-open-permission-denied",
         category=Category.PERMISSION_DENIED,
-        pattern=r"\w{1,40}\((?P<key>[^)\n]{1,300})\): Failed to open stream: Permission denied",
+        pattern=r"\w+\((?P<key>[^)\n]+)\): Failed to open stream: Permission denied",
         hint="Permission denied for '{key}'; this path is not accessible to the process, so use a path you are allowed to read or write.",
         why="PHP's stream wrappers warn 'Failed to open stream: Permission denied' with the path.",
         examples=(
@@ -52,7 +52,7 @@ RULES: tuple[Rule, ...] = (
         code="PHP003",
         name="php.undefined-array-key",
         category=Category.KEY_ERROR,
-        pattern=r"Undefined array key (?P<key>\"[^\"\n]{1,100}\"|-?\d{1,19})",
+        pattern=r"Undefined array key (?P<key>\"[^\"\n]+\"|-?\d{1,19})",
         hint="Array key '{key}' is not set; pass '{key}' in the input or check it with isset() / ?? before reading it.",
         why="PHP 8 warns 'Undefined array key' (PHP 7: 'Undefined index') when reading a missing key.",
         examples=(
@@ -68,7 +68,7 @@ RULES: tuple[Rule, ...] = (
         code="PHP004",
         name="php.member-function-on-null",
         category=Category.NULL_POINTER,
-        pattern=r"Call to a member function (?P<key>\w{1,64})\(\) on null",
+        pattern=r"Call to a member function (?P<key>\w+)\(\) on null",
         hint="{key}() was called on null: the object was not found or not loaded; check the lookup returned an object before calling {key}().",
         why="PHP's Error when calling a method on null (typically a find/lookup that returned null).",
         examples=(
@@ -86,8 +86,8 @@ RULES: tuple[Rule, ...] = (
         name="php.argument-type",
         category=Category.TYPE_MISMATCH,
         pattern=(
-            r"(?P<function>[\w:\\]{1,100})\(\): Argument #(?P<position>\d+) \((?P<key>\$\w{1,64})\) "
-            r"must be of type (?P<type>[\w|?\\]{1,60}), (?P<got>\w{1,30}) given"
+            r"(?P<function>[\w:\\]+)\(\): Argument #(?P<position>\d+) \((?P<key>\$\w+)\) "
+            r"must be of type (?P<type>[\w|?\\]+), (?P<got>\w+) given"
         ),
         hint="Argument {key} of {function}() must be {type}, but {got} was given; pass a value of type {type}.",
         why="PHP 8 TypeError for a parameter type declaration that the argument does not satisfy.",
@@ -106,8 +106,8 @@ RULES: tuple[Rule, ...] = (
         name="php.too-few-arguments",
         category=Category.MISSING_ARGUMENT,
         pattern=(
-            r"Too few arguments to function (?P<key>[\w:\\]{1,100})\(\), (?P<passed>\d+) passed"
-            r"[^\n]{0,400}? and (?:exactly|at least) (?P<expected>\d+) expected"
+            r"Too few arguments to function (?P<key>[\w:\\]+)\(\), (?P<passed>\d+) passed"
+            r"[^\n]*? and (?:exactly|at least) (?P<expected>\d+) expected"
         ),
         hint="{key}() got {passed} argument(s) but needs {expected}; pass every required argument.",
         why="PHP's ArgumentCountError when a user function is called with too few arguments.",
@@ -148,7 +148,7 @@ RULES: tuple[Rule, ...] = (
         code="PHP008",
         name="php.undefined-method",
         category=Category.UNDEFINED_PROPERTY,
-        pattern=r"Call to undefined (?P<what>method|function) (?P<key>[\w:\\]{1,100})\(\)",
+        pattern=r"Call to undefined (?P<what>method|function) (?P<key>[\w:\\]+)\(\)",
         hint="{what} {key}() does not exist; call one that is defined (check the spelling, the class and the loaded files).",
         why="PHP's Error for a call to a method or function that is not defined.",
         examples=(
@@ -170,7 +170,7 @@ RULES: tuple[Rule, ...] = (
         code="PHP009",
         name="php.undefined-variable",
         category=Category.UNDEFINED_PROPERTY,
-        pattern=r"Undefined variable \$(?P<key>\w{1,64})",
+        pattern=r"Undefined variable \$(?P<key>\w+)",
         hint="Variable ${key} is not defined; assign ${key} before using it (check its spelling).",
         why="PHP 8 warns when reading a variable that was never assigned.",
         examples=(
@@ -186,7 +186,7 @@ RULES: tuple[Rule, ...] = (
         code="PHP010",
         name="php.class-not-found",
         category=Category.IMPORT_ERROR,
-        pattern=r"Class \"(?P<key>[\w\\]{1,150})\" not found",
+        pattern=r"Class \"(?P<key>[\w\\]+)\" not found",
         hint="PHP class '{key}' cannot be found; require or autoload the file that defines it, or fix the class name and namespace.",
         why="PHP's Error when instantiating a class no autoloader can find.",
         examples=(
@@ -203,8 +203,8 @@ RULES: tuple[Rule, ...] = (
         name="php.parse-error",
         category=Category.SYNTAX_ERROR,
         pattern=(
-            r"Parse error: {1,2}(?P<what>syntax error, [^\n]{1,100}?) in (?:[^\n]{0,300}/)?"
-            r"(?P<key>[^\n/]{1,100}) on line (?P<line>\d+)"
+            r"Parse error: {1,2}(?P<what>syntax error, [^\n]+?) in (?:[^\n]*/)?"
+            r"(?P<key>[^\n/]+) on line (?P<line>\d+)"
         ),
         hint="PHP {what} in {key} line {line}; fix the code before running it.",
         why="PHP's parser reports a ParseError with the unexpected token, file and line.",

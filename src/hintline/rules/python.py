@@ -16,7 +16,7 @@ RULES: tuple[Rule, ...] = (
         code="PY001",
         name="python.key-error",
         category=Category.KEY_ERROR,
-        pattern=r"(?m)^(?:[\w.]{0,80}\.)?KeyError: (?P<key>'[^'\n]{1,100}'|\"[^\"\n]{1,100}\"|[\w.:-]{1,100})$",
+        pattern=r"(?m)^(?:[\w.]*\.)?KeyError: (?P<key>'[^'\n]+'|\"[^\"\n]+\"|[\w.:-]+)$",
         hint="Key '{key}' is not in the mapping; pass '{key}' in the input or use a key that exists.",
         why="CPython raises KeyError with the repr of the missing key when a dict lookup fails.",
         examples=(
@@ -35,8 +35,8 @@ RULES: tuple[Rule, ...] = (
         name="python.missing-argument",
         category=Category.MISSING_ARGUMENT,
         pattern=(
-            r"(?P<function>[\w.<>]{1,100})\(\) missing \d+ required (?:positional|keyword-only) "
-            r"arguments?: (?P<key>'[^'\n]{1,64}')"
+            r"(?P<function>[\w.<>]+)\(\) missing \d+ required (?:positional|keyword-only) "
+            r"arguments?: (?P<key>'[^'\n]+')"
         ),
         hint="{function}() is missing required argument '{key}'; pass '{key}' in the call.",
         why="CPython's TypeError when a call omits a required positional or keyword-only parameter.",
@@ -59,7 +59,7 @@ RULES: tuple[Rule, ...] = (
         code="PY003",
         name="python.unexpected-keyword-argument",
         category=Category.MISSING_ARGUMENT,
-        pattern=r"(?P<function>[\w.<>]{1,100})\(\) got an unexpected keyword argument '(?P<key>[^'\n]{1,64})'",
+        pattern=r"(?P<function>[\w.<>]+)\(\) got an unexpected keyword argument '(?P<key>[^'\n]+)'",
         hint="{function}() does not accept argument '{key}'; remove it or use one of the function's parameter names.",
         why="CPython's TypeError when a call passes a keyword the function does not declare.",
         examples=(
@@ -75,7 +75,7 @@ RULES: tuple[Rule, ...] = (
         code="PY004",
         name="python.none-attribute",
         category=Category.NONE_ATTRIBUTE,
-        pattern=r"'NoneType' object has no attribute '(?P<key>[^'\n]{1,64})'",
+        pattern=r"'NoneType' object has no attribute '(?P<key>[^'\n]+)'",
         hint="A value was None where an object with '{key}' was expected; check that the previous step returned a result before using '{key}'.",
         why="CPython's AttributeError on None: usually a lookup that found nothing (a missing record or an empty result).",
         examples=(
@@ -108,7 +108,7 @@ RULES: tuple[Rule, ...] = (
         code="PY006",
         name="python.attribute-error",
         category=Category.TYPE_MISMATCH,
-        pattern=r"AttributeError: '(?P<type>\w{1,64})' object has no attribute '(?P<key>[^'\n]{1,64})'",
+        pattern=r"AttributeError: '(?P<type>\w+)' object has no attribute '(?P<key>[^'\n]+)'",
         hint="A '{type}' object has no attribute '{key}'; use an attribute that exists on {type} (a dict needs ['{key}']) or pass the expected type.",
         why="CPython's AttributeError on a value of the wrong type (a dict used like an object, a str like a list…).",
         examples=(
@@ -158,7 +158,7 @@ RULES: tuple[Rule, ...] = (
         code="PY009",
         name="python.str-concatenation",
         category=Category.TYPE_MISMATCH,
-        pattern=r"can only concatenate (?P<type>\w{1,20}) \(not \"(?P<got>\w{1,40})\"\) to \w{1,20}",
+        pattern=r"can only concatenate (?P<type>\w+) \(not \"(?P<got>\w+)\"\) to \w+",
         hint="Cannot join a {got} to a {type}; convert the value first (for example str(value)) or pass a {type}.",
         why="CPython's TypeError for str/list concatenation with another type.",
         key_group=None,
@@ -177,7 +177,7 @@ RULES: tuple[Rule, ...] = (
         category=Category.TYPE_MISMATCH,
         pattern=(
             r"(?:unsupported operand type\(s\) for (?P<op>\S{1,3}):|'(?P<cmp>[<>=!]{1,2})' not supported "
-            r"between instances of) '(?P<left>\w{1,40})' and '(?P<right>\w{1,40})'"
+            r"between instances of) '(?P<left>\w+)' and '(?P<right>\w+)'"
         ),
         hint="Values of types {left} and {right} cannot be combined or compared; convert them to the same type (numbers as int or float) first.",
         why="CPython's TypeError for arithmetic or ordering between incompatible types (often a number sent as a string).",
@@ -201,7 +201,7 @@ RULES: tuple[Rule, ...] = (
         code="PY011",
         name="python.not-callable",
         category=Category.TYPE_MISMATCH,
-        pattern=r"TypeError: '(?P<key>\w{1,64})' object is not callable",
+        pattern=r"TypeError: '(?P<key>\w+)' object is not callable",
         hint="A '{key}' value was called like a function; a name is probably shadowed by data; call the function, not the value.",
         why="CPython's TypeError when calling a non-callable (a variable that shadows a function, a missing method).",
         examples=(
@@ -217,7 +217,7 @@ RULES: tuple[Rule, ...] = (
         code="PY012",
         name="python.module-not-found",
         category=Category.IMPORT_ERROR,
-        pattern=r"ModuleNotFoundError: No module named '(?P<key>[\w.]{1,100})'",
+        pattern=r"ModuleNotFoundError: No module named '(?P<key>[\w.]+)'",
         hint="Python module '{key}' is not installed; install it, or import a module that is available.",
         why="CPython's import system cannot find the module on sys.path.",
         examples=(
@@ -233,7 +233,7 @@ RULES: tuple[Rule, ...] = (
         code="PY013",
         name="python.cannot-import-name",
         category=Category.IMPORT_ERROR,
-        pattern=r"ImportError: cannot import name '(?P<key>\w{1,100})' from '(?P<module>[\w.]{1,100})'",
+        pattern=r"ImportError: cannot import name '(?P<key>\w+)' from '(?P<module>[\w.]+)'",
         hint="'{key}' does not exist in module '{module}'; import a name the module defines (check its spelling and version).",
         why="CPython's ImportError for a from-import of a name the module does not define.",
         examples=(
@@ -249,7 +249,7 @@ RULES: tuple[Rule, ...] = (
         code="PY014",
         name="python.zero-division",
         category=Category.DIVISION_BY_ZERO,
-        pattern=r"ZeroDivisionError: (?P<what>[\w ]{1,40} by zero)",
+        pattern=r"ZeroDivisionError: (?P<what>[\w ]+ by zero)",
         hint="Python {what}: a divisor was 0; check the count or total is non-zero before dividing.",
         why="CPython's ZeroDivisionError ('division by zero', 'integer modulo by zero', …).",
         key_group=None,
@@ -266,7 +266,7 @@ RULES: tuple[Rule, ...] = (
         code="PY015",
         name="python.index-error",
         category=Category.INDEX_ERROR,
-        pattern=r"IndexError: (?P<what>(?:list|tuple|string|range object|deque|array) index out of range|pop from empty \w{1,20})",
+        pattern=r"IndexError: (?P<what>(?:list|tuple|string|range object|deque|array) index out of range|pop from empty \w+)",
         hint="Python {what}: the sequence is shorter than expected; check its length (it may be empty) before indexing.",
         why="CPython's IndexError for an index past the end of a sequence or a pop from an empty one.",
         key_group=None,
@@ -301,8 +301,8 @@ RULES: tuple[Rule, ...] = (
         name="python.syntax-error",
         category=Category.SYNTAX_ERROR,
         pattern=(
-            r"(?m)^ {0,4}File \"(?:[^\"\n]{0,300}/)?(?P<key>[^\"/\n]{1,100})\", line (?P<line>\d+)\n"
-            r"(?:[^\n]{0,400}\n){0,3}?(?P<type>SyntaxError|IndentationError|TabError): (?P<what>[^\n]{1,80})"
+            r"(?m)^ {0,4}File \"(?:[^\"\n]*/)?(?P<key>[^\"/\n]+)\", line (?P<line>\d+)\n"
+            r"(?:[^\n]*\n){0,3}?(?P<type>SyntaxError|IndentationError|TabError): (?P<what>[^\n]+)"
         ),
         hint="Python {type} in {key} line {line}: {what}; fix the code before running it.",
         why="CPython's compiler errors, printed with the file and line above the message.",

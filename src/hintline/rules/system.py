@@ -23,7 +23,7 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             r"(?:getaddrinfo (?:ENOTFOUND|EAI_AGAIN) |Could not resolve host: |dial tcp: lookup |"
             r"UnknownHostException: |Failed to resolve '|ClientConnectorDNSError: Cannot connect to host )"
-            r"(?P<key>[A-Za-z0-9][A-Za-z0-9.-]{0,252})"
+            r"(?P<key>[A-Za-z0-9][A-Za-z0-9.-]*)"
         ),
         hint=_DNS_HOST,
         why="Name resolution failures that name the host: Node, curl, Go, Java, urllib3 (requests) and aiohttp.",
@@ -116,7 +116,7 @@ RULES: tuple[Rule, ...] = (
         code="SY004",
         name="system.econnrefused",
         category=Category.CONNECTION_REFUSED,
-        pattern=r"connect ECONNREFUSED (?P<host>[\w.:\[\]-]{1,253}?):(?P<key>\d{1,5})\b",
+        pattern=r"connect ECONNREFUSED (?P<host>[\w.:\[\]-]+?):(?P<key>\d{1,5})\b",
         hint=_REFUSED,
         why="Node's net errors (fetch's cause, axios, drivers) print 'connect ECONNREFUSED host:port'.",
         examples=(
@@ -133,8 +133,8 @@ RULES: tuple[Rule, ...] = (
         name="system.dial-refused",
         category=Category.CONNECTION_REFUSED,
         pattern=(
-            r"(?:dial tcp|Cannot connect to host) (?P<host>[\w.\[\]:-]{1,253}?):(?P<key>\d{1,5})\b"
-            r"[^\n]{0,120}?(?:connection refused|Connect call failed)"
+            r"(?:dial tcp|Cannot connect to host) (?P<host>[\w.\[\]:-]+?):(?P<key>\d{1,5})\b"
+            r"[^\n]*?(?:connection refused|Connect call failed)"
         ),
         hint=_REFUSED,
         why="Go's net.OpError ('dial tcp host:port: connect: connection refused') and aiohttp's ClientConnectorError.",
@@ -158,7 +158,7 @@ RULES: tuple[Rule, ...] = (
         code="SY006",
         name="system.curl-connect-failed",
         category=Category.CONNECTION_REFUSED,
-        pattern=r"curl: \(7\) Failed to connect to (?P<host>[\w.:\[\]-]{1,253}) port (?P<key>\d{1,5})",
+        pattern=r"curl: \(7\) Failed to connect to (?P<host>[\w.:\[\]-]+) port (?P<key>\d{1,5})",
         hint=_REFUSED,
         why="curl exit 7: the TCP connection could not be made (curl 7.88 prints 'Couldn't connect to server').",
         examples=(
@@ -175,7 +175,7 @@ RULES: tuple[Rule, ...] = (
         name="system.urllib3-refused",
         category=Category.CONNECTION_REFUSED,
         pattern=(
-            r"\(host='(?P<host>[^'\n]{1,253})', port=(?P<key>\d{1,5})\): Failed to establish a new connection: "
+            r"\(host='(?P<host>[^'\n]+)', port=(?P<key>\d{1,5})\): Failed to establish a new connection: "
             r"\[Errno \d+\] Connection refused"
         ),
         hint=_REFUSED,
