@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import io
 import json
 import sys
 from collections.abc import Iterator
@@ -11,7 +12,15 @@ import pytest
 
 import hintline
 from hintline import Category, Example, Kind, Retry, Rule, _engine, rules
-from hintline._input import HEAD_BYTES, MAX_INPUT_BYTES, SEPARATOR, bound, exception_text, prepare
+from hintline._input import (
+    HEAD_BYTES,
+    MAX_INPUT_BYTES,
+    SEPARATOR,
+    bound,
+    exception_text,
+    prepare,
+    read_bounded,
+)
 from hintline.hint import normalise, render
 
 
@@ -172,6 +181,15 @@ class TestInput:
         out = prepare(data)
         assert "\ufffd" not in out
         assert len(out.encode()) <= MAX_INPUT_BYTES
+
+    @pytest.mark.parametrize("size", [0, 100, 65_536, 65_537, 3_000_000])
+    def test_read_bounded_stream_equals_bound(self, size: int) -> None:
+        """Reading a stream in chunks keeps exactly what bounding the whole text keeps."""
+        data = ("é" + "x" * 9 + "\n").encode() * (size // 12) + b"KeyError: 'tail'\n"
+        got = read_bounded(io.BytesIO(data), chunk=4096)
+        assert len(got) <= MAX_INPUT_BYTES
+        assert got.decode() == prepare(data)
+        assert got.endswith(b"KeyError: 'tail'\n")
 
     def test_lone_surrogates(self) -> None:
         """A str with lone surrogates still gives a hint that encodes as UTF-8."""

@@ -189,6 +189,9 @@ class TestPatternAnalysis:
             translated.expression
             == rb"[\w\x{80}-\x{10FFFF}]+[0-9\x{80}-\x{10FFFF}][\s\x1c-\x1f\x{80}-\x{10FFFF}]\z"
         )
+        long = to_hyperscan(r"a{1,128}b{,3}c{200}d{2}")
+        assert long is not None
+        assert long.expression == b"a{1,}b{0,3}c{200,}d{2}"
         assert to_hyperscan(r"(?x) a b") is None
         assert to_hyperscan(r"(?P<a>x)(?P=a)") is None
 

@@ -50,9 +50,10 @@ ENGINE_ENV = "HINTLINE_ENGINE"
 """Environment variable forcing an engine: ``re`` (stdlib) or ``hyperscan``."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Match:
-    """The winning rule and its captures.
+    """The winning rule and its captures. (Not frozen: built on every call, and a frozen
+    dataclass's ``__init__`` costs a microsecond; treat it as read-only.)
 
     Attributes:
         index: the rule's position in the table it was matched against.

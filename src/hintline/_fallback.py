@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["pick_line"]
+__all__ = ["CAUSED_BY", "EXCEPTION", "PLAIN", "pick_line", "pick_line_with_strength"]
 
 _CAUSED_BY = "Caused by:"
 
@@ -97,6 +97,26 @@ def _first_plain_line(text: str) -> str | None:
     return None
 
 
+CAUSED_BY = 3
+"""Strength of a pick: the last ``Caused by:`` line."""
+EXCEPTION = 2
+"""Strength of a pick: the last ``Type: message`` line."""
+PLAIN = 1
+"""Strength of a pick: the first line that is not a stack frame."""
+
+
+def pick_line_with_strength(text: str) -> tuple[str | None, int]:
+    """The most useful line of a text no rule claimed and how it was found (0: blank text)."""
+    line = _last_caused_by(text)
+    if line:
+        return line, CAUSED_BY
+    line = _last_exception_line(text)
+    if line:
+        return line, EXCEPTION
+    line = _first_plain_line(text)
+    return (line, PLAIN) if line else (None, 0)
+
+
 def pick_line(text: str) -> str | None:
     """The most useful line of a text no rule claimed, or ``None`` for a blank text."""
-    return _last_caused_by(text) or _last_exception_line(text) or _first_plain_line(text)
+    return pick_line_with_strength(text)[0]

@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hintline._engine import Match, passes_guard
 from hintline._patterns import CASEFOLD_SPECIALS, to_hyperscan
 
 if TYPE_CHECKING:
-    from hintline._engine import Match, ReMatcher, _Compiled
+    from hintline._engine import ReMatcher, _Compiled
     from hintline.rules._model import Rule
 
 _hs: Any
@@ -210,12 +211,17 @@ class HyperscanMatcher:
     name = "hyperscan"
 
     def __init__(
-        self, rules: Sequence[Rule], entries: Sequence[_Compiled], *, use_cache: bool = True
+        self,
+        rules: Sequence[Rule],
+        entries: Sequence[_Compiled],
+        *,
+        use_cache: bool = True,
+        plan: _Plan | None = None,
     ) -> None:
         assert _hs is not None
         self.rules: tuple[Rule, ...] = tuple(rules)
         self.entries = tuple(entries)
-        plan = _Plan(self.rules)
+        plan = plan if plan is not None else _Plan(self.rules)
         directory = cache_dir() if use_cache else None
         path = None if directory is None else directory / f"rules-{plan.key()}.hsdb"
         loaded, database = (False, None) if path is None else _load(path, plan)
@@ -258,8 +264,6 @@ class HyperscanMatcher:
 
     def match(self, text: str) -> Match | None:
         """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
-        from hintline._engine import Match, passes_guard
-
         data = text.encode("utf-8")  # valid UTF-8: clean() replaced lone surrogates
         folded: list[str] = []
         seen = -1
@@ -304,8 +308,8 @@ class AutoMatcher:
         self.failed = False
         self._done = threading.Event()
         directory = cache_dir()
-        plan_key = _Plan(self.rules).key()
-        cached = directory is not None and (directory / f"rules-{plan_key}.hsdb").exists()
+        self._plan = _Plan(self.rules)
+        cached = directory is not None and (directory / f"rules-{self._plan.key()}.hsdb").exists()
         if cached:
             self._build()
         else:
@@ -313,7 +317,7 @@ class AutoMatcher:
 
     def _build(self) -> None:
         try:
-            self.ready = HyperscanMatcher(self.rules, self.fallback.entries)
+            self.ready = HyperscanMatcher(self.rules, self.fallback.entries, plan=self._plan)
         except Exception:
             self.failed = True  # keep answering with re
         finally:

@@ -9,8 +9,17 @@ from __future__ import annotations
 import re
 import traceback
 from collections.abc import Iterator
+from typing import BinaryIO
 
-__all__ = ["HEAD_BYTES", "MAX_INPUT_BYTES", "SEPARATOR", "TAIL_BYTES", "bound", "prepare"]
+__all__ = [
+    "HEAD_BYTES",
+    "MAX_INPUT_BYTES",
+    "SEPARATOR",
+    "TAIL_BYTES",
+    "bound",
+    "prepare",
+    "read_bounded",
+]
 
 MAX_INPUT_BYTES = 64 * 1024
 """Inputs are bounded to 64 KiB of UTF-8."""
@@ -22,10 +31,11 @@ TAIL_BYTES = MAX_INPUT_BYTES - HEAD_BYTES - len(SEPARATOR)
 """... to its last 48 KiB (less the separator), where exceptions usually are."""
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
-_MAX_CHAIN = 64
+_MAX_CHAIN = 10_000
+_KEEP_ENDS = 32
 
 
-def _head_cut(data: bytes, size: int) -> int:
+def _head_cut(data: bytes | bytearray | memoryview, size: int) -> int:
     """Largest cut position <= size that is not inside a UTF-8 character."""
     cut = size
     while cut > 0 and (data[cut] & 0xC0) == 0x80:
@@ -33,19 +43,50 @@ def _head_cut(data: bytes, size: int) -> int:
     return cut
 
 
-def _tail_cut(data: bytes, start: int) -> int:
+def _tail_cut(data: bytes | bytearray | memoryview, start: int) -> int:
     """Smallest cut position >= start that is not inside a UTF-8 character."""
     while start < len(data) and (data[start] & 0xC0) == 0x80:
         start += 1
     return start
 
 
-def _bound_bytes(data: bytes) -> str:
-    if len(data) <= MAX_INPUT_BYTES:
-        return data.decode("utf-8", "replace")
-    head = data[: _head_cut(data, HEAD_BYTES)].decode("utf-8", "replace")
-    tail = data[_tail_cut(data, len(data) - TAIL_BYTES) :].decode("utf-8", "replace")
+def _bound_bytes(data: bytes | bytearray | memoryview) -> str:
+    """Bound binary data before decoding it (a 1 GB object is never copied whole)."""
+    view = memoryview(data).cast("B") if isinstance(data, memoryview) else data
+    if len(view) <= MAX_INPUT_BYTES:
+        return bytes(view).decode("utf-8", "replace")
+    head = bytes(view[: _head_cut(view, HEAD_BYTES)]).decode("utf-8", "replace")
+    tail = bytes(view[_tail_cut(view, len(view) - TAIL_BYTES) :]).decode("utf-8", "replace")
     return head + SEPARATOR + tail
+
+
+def read_bounded(stream: BinaryIO, chunk: int = 1 << 16) -> bytes:
+    """Read a binary stream to its end keeping only what :func:`bound` would keep.
+
+    Memory stays at a few hundred KiB however long the stream is (``yes | hintline clean``).
+    """
+    head = bytearray()
+    tail = bytearray()
+    split = False
+    while True:
+        block = stream.read(chunk)
+        if not block:
+            break
+        if split:
+            tail += block
+        else:
+            head += block
+            if len(head) > MAX_INPUT_BYTES:
+                cut = _head_cut(head, HEAD_BYTES)
+                tail += head[cut:]
+                del head[cut:]
+                split = True
+        if len(tail) > 4 * TAIL_BYTES:
+            del tail[: len(tail) - TAIL_BYTES]
+    if not split:
+        return bytes(head)
+    start = _tail_cut(tail, max(0, len(tail) - TAIL_BYTES))
+    return bytes(head) + SEPARATOR.encode() + bytes(tail[start:])
 
 
 def bound(text: str) -> str:
@@ -94,24 +135,47 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
         stack.extend(reversed(nxt))
 
 
+_MAX_FRAMES = 200
+
+
 def _exception_line(exc: BaseException) -> str:
+    """``module.Type: message`` as Python prints it (without building a TracebackException,
+    which walks the whole chain every time)."""
+    cls = type(exc)
+    name = getattr(cls, "__qualname__", None) or getattr(cls, "__name__", "Exception")
+    module = getattr(cls, "__module__", None)
+    if module and module not in ("__main__", "builtins"):
+        name = f"{module}.{name}"
     try:
-        lines = traceback.format_exception_only(type(exc), exc)
-        text = " ".join(line.strip() for line in lines if line.strip())
+        message = str(exc)
     except Exception:  # a hostile __str__ must not break clean()
-        text = f"{type(exc).__name__}: <unprintable>"
-    return text
+        message = "<exception str() failed>"
+    return f"{name}: {message}" if message else str(name)
+
+
+def _traceback_text(exc: BaseException) -> str:
+    """The frames of one exception (the innermost 200), as Python prints them."""
+    if exc.__traceback__ is None:
+        return ""
+    try:
+        frames = traceback.extract_tb(exc.__traceback__, limit=-_MAX_FRAMES)
+        return "Traceback (most recent call last):\n" + "".join(frames.format())
+    except Exception:  # formatting is best effort
+        return ""
 
 
 def exception_text(exc: BaseException) -> str:
-    """The whole chain as text: the formatted traceback(s), then one ``Type: message`` line
-    per exception, outermost first, so the innermost cause is the last line."""
-    try:
-        formatted = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    except Exception:  # formatting is best effort
-        formatted = ""
-    summary = "\n".join(_exception_line(e) for e in _chain(exc))
-    return f"{formatted}\n{summary}" if formatted else summary
+    """The whole chain as text: each exception's frames and ``Type: message`` line, innermost
+    cause first as Python prints it, then one ``Type: message`` line per exception, outermost
+    first, so that the innermost cause is the last line. A chain of more than 64 keeps its 32 outermost and 32 innermost exceptions."""
+    chain = list(_chain(exc))
+    if len(chain) > 2 * _KEEP_ENDS:  # a runaway chain: its outermost and innermost ends
+        chain = chain[:_KEEP_ENDS] + chain[-_KEEP_ENDS:]
+    lines = [_exception_line(e) for e in chain]
+    parts = [
+        _traceback_text(e) + line for e, line in zip(reversed(chain), reversed(lines), strict=True)
+    ]
+    return "\n\n".join(parts) + "\n\n" + "\n".join(lines)
 
 
 def prepare(error: object) -> str:
@@ -119,7 +183,7 @@ def prepare(error: object) -> str:
     if isinstance(error, str):
         text = bound(error)
     elif isinstance(error, (bytes, bytearray, memoryview)):
-        text = _bound_bytes(bytes(error))
+        text = _bound_bytes(error)
     elif isinstance(error, BaseException):
         text = bound(exception_text(error))
     else:

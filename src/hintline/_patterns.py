@@ -16,6 +16,7 @@ Everything here is total: a construct it does not understand gives the conservat
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from dataclasses import dataclass
@@ -42,10 +43,6 @@ class Guard:
 
     literals: tuple[str, ...]
     caseless: bool
-
-
-def _parse(pattern: str) -> Any:
-    return _sre.parse(pattern)
 
 
 def _subpattern_caseless(av: Any, caseless: bool) -> bool:
@@ -103,6 +100,11 @@ def _requirements(items: Any, caseless: bool) -> list[_Req]:
                 reqs.append((merged, any_caseless))
     flush()
     return reqs
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(pattern: str) -> Any:
+    return _sre.parse(pattern)
 
 
 def required_literals(pattern: str) -> Guard | None:
@@ -216,7 +218,10 @@ _LEADING_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")
 _SCOPED_FLAGS = re.compile(r"\(\?([aiLmsux]*)(?:-([imsx]+))?:")
 _ASCII_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _QUANTIFIERS = frozenset("?*+{")
-_EMPTY_MIN = re.compile(r"\{,(\d+)\}")
+_BOUNDED = re.compile(r"\{(\d*)(,?)(\d*)\}")
+_MAX_BOUND = 8
+"""Bounded repeats longer than this become unbounded for Hyperscan: ``x{1,128}`` is costly to
+compile in UTF-8 mode and ``x{1,}`` only widens the match."""
 
 
 class _Untranslatable(Exception):
@@ -267,6 +272,16 @@ def _escape(pattern: str, i: int, in_class: bool, negated: bool, ascii_only: boo
     if nxt in "uUN":
         raise _Untranslatable
     return esc
+
+
+def _repeat(low: str, comma: str, high: str) -> str:
+    """A repeat ``{low,high}`` for Hyperscan: Python's ``{,n}`` spelled out, long ones unbounded."""
+    lo = int(low or 0)
+    if not comma:
+        return f"{{{lo}}}" if lo <= _MAX_BOUND else f"{{{lo},}}"
+    if high and int(high) <= _MAX_BOUND:
+        return f"{{{lo},{int(high)}}}"
+    return f"{{{lo},}}"
 
 
 def _group_end(pattern: str, start: int) -> int:
@@ -343,10 +358,10 @@ def _translate(pattern: str, ascii_only: bool) -> str:
             if pattern.startswith(("(?P=", "(?("), i):
                 raise _Untranslatable  # backreferences and conditionals
         if c == "{":
-            empty_min = _EMPTY_MIN.match(pattern, i)
-            if empty_min:
-                out.append("{0," + empty_min.group(1) + "}")
-                i = empty_min.end()
+            bounded = _BOUNDED.match(pattern, i)
+            if bounded and (bounded.group(1) or bounded.group(3)):
+                out.append(_repeat(*bounded.groups()))
+                i = bounded.end()
                 continue
         out.append(c)
         i += 1

@@ -7,6 +7,10 @@
      +-- ConfigError(HintlineError, ValueError)          a bad or missing configuration
      +-- MissingExtraError(HintlineError, ImportError)   an integration's extra is not installed
      +-- ExplainerUnavailable(HintlineError, ConnectionError)  the model provider cannot be reached
+     |    +-- ExplainerTimeout(ExplainerUnavailable, TimeoutError)  no answer within the timeout
+     |    +-- InvalidAnswer(ExplainerUnavailable)                   not JSON, not the schema
+     |         +-- AnswerCutOff                                     stopped at max_tokens
+     +-- ExplainRefused(HintlineError, PermissionError)  the trust zone forbids sending the entry
      +-- GuardTripped(HintlineError)                     the agent guard stopped the run
           +-- RetryBudgetExhausted
           +-- LoopDetected
@@ -19,10 +23,14 @@ programmer or configuration errors and for guard decisions.
 from __future__ import annotations
 
 __all__ = [
+    "AnswerCutOff",
     "ConfigError",
+    "ExplainRefused",
+    "ExplainerTimeout",
     "ExplainerUnavailable",
     "GuardTripped",
     "HintlineError",
+    "InvalidAnswer",
     "LoopDetected",
     "MissingExtraError",
     "RetryBudgetExhausted",
@@ -57,6 +65,25 @@ class MissingExtraError(HintlineError, ImportError):
 
 class ExplainerUnavailable(HintlineError, ConnectionError):
     """The model provider could not be reached or gave no usable answer."""
+
+
+class ExplainerTimeout(ExplainerUnavailable, TimeoutError):
+    """The model provider did not answer within the configured timeout."""
+
+
+class InvalidAnswer(ExplainerUnavailable):
+    """The model answered, but not usably: not JSON, or not the schema (or cut off)."""
+
+
+class AnswerCutOff(InvalidAnswer):
+    """The answer stopped at ``max_tokens`` before its JSON was complete."""
+
+
+class ExplainRefused(HintlineError, PermissionError):
+    """The configuration's trust zone may not receive what a hint needs; no model was asked.
+
+    The message names the zone and what the operator can change.
+    """
 
 
 class GuardTripped(HintlineError):

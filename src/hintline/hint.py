@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hintline import _engine
-from hintline._fallback import pick_line
+from hintline._fallback import PLAIN, pick_line_with_strength
 from hintline._input import prepare
 from hintline.categories import Category, Kind, Retry
 from hintline.rules._model import Rule
@@ -100,13 +101,28 @@ def _make(category: Category, text: str, rule: str | None, key: str | None) -> H
 
 
 def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
-    """Render the hint of ``rule`` from its named ``groups`` (the rendering contract of ``Rule``)."""
-    values = {name: normalise(value) for name, value in groups.items()}
-    text = _finish(PREFIX + rule.hint.format(**values))
+    """Render the hint of ``rule`` from its named ``groups`` (the rendering contract of ``Rule``).
+
+    Rendering is deterministic, so the last 1,024 distinct renderings are cached: an agent that
+    repeats a failing call gets its hint without normalising and scrubbing again.
+    """
+    return _render(rule.name, rule.hint, rule.key_group, rule.category, tuple(groups.items()))
+
+
+@functools.lru_cache(maxsize=1024)
+def _render(
+    name: str,
+    template: str,
+    key_group: str | None,
+    category: Category,
+    groups: tuple[tuple[str, str | None], ...],
+) -> Hint:
+    values = {group: normalise(value) for group, value in groups}
+    text = _finish(PREFIX + template.format(**values))
     key = None
-    if rule.key_group is not None and groups.get(rule.key_group) is not None:
-        key = scrub(values[rule.key_group])
-    return _make(rule.category, text, rule.name, key)
+    if key_group is not None and dict(groups).get(key_group) is not None:
+        key = scrub(values[key_group])
+    return _make(category, text, name, key)
 
 
 def _root_cause_line(source: str | BaseException) -> str | None:
@@ -123,17 +139,49 @@ def _root_cause_line(source: str | BaseException) -> str | None:
     )
 
 
+_CHAIN_MARKERS = (
+    "The above exception was the direct cause",
+    "During handling of the above exception",
+    "[cause]:",
+)
+
+
+def _needs_trace_parser(text: str, picked: str | None, strength: int) -> bool:
+    """Whether the root cause may not be the line the cheap picker found.
+
+    A chained Python traceback prints its root cause first, a Node error its ``[cause]`` inside
+    braces; there, and when the picker found no exception line at all, the trace parser decides.
+    A Java ``Caused by:`` chain ends with its root cause, as does a single exception.
+    """
+    if picked is None or strength == PLAIN:
+        return True
+    return any(marker in text for marker in _CHAIN_MARKERS)
+
+
 def fallback(text: str, source: str | BaseException | None = None) -> Hint:
-    """The hint when no rule matches: the most useful line of ``text``, category ``other``."""
-    line = _root_cause_line(text if source is None else source) or pick_line(text)
+    """The hint when no rule matches: the most useful line of ``text``, category ``other``.
+
+    The root cause named by :func:`hintline.traces.parse_trace` is preferred for exception
+    objects and for texts whose root cause is not their last exception line (chained Python
+    tracebacks, Node ``[cause]`` chains, texts with no exception line); otherwise the cheap
+    picker's line is the root cause already: the last ``Caused by:``, else the last exception
+    line, else the first line that is not a stack frame.
+    """
+    picked, strength = pick_line_with_strength(text)
+    line = None
+    if isinstance(source, BaseException):
+        line = _root_cause_line(source)
+    elif _needs_trace_parser(text, picked, strength):
+        line = _root_cause_line(text)
+    return _fallback_hint(line or picked)
+
+
+@functools.lru_cache(maxsize=1024)
+def _fallback_hint(line: str | None) -> Hint:
     if line:
         line = _CONTROL.sub("", line)
-    return _make(
-        Category.OTHER,
-        _finish(PREFIX + (line or "Empty error message: nothing to act on.")),
-        None,
-        None,
-    )
+    text = _finish(PREFIX + (line or "Empty error message: nothing to act on."))
+    return _make(Category.OTHER, text, None, None)
 
 
 _SAFE = Hint(

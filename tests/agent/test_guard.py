@@ -252,8 +252,11 @@ class TestLoops:
         guard = make_guard(FakeClock(), max_loop_warnings=1)
         guard.call("s", {"q": 1}, lambda: "x")
         assert guard.call("s", {"q": 1}, lambda: "x").notice is not None
-        with pytest.raises(LoopDetected):
+        with pytest.raises(LoopDetected) as info:
             guard.call("s", {"q": 1}, lambda: "x")
+        lines = info.value.summary.splitlines()
+        assert lines[1] == "Recent calls, in order:"
+        assert lines[2:] == [f'{i}. s({{"q":1}})' for i in (1, 2, 3)]  # the three calls
 
     def test_thresholds_are_configurable(self) -> None:
         """repeat_threshold=3 waits for the third identical call; oscillation can be off."""
@@ -371,3 +374,27 @@ class TestAsync:
         await guard.acall("a", {"i": 1}, bad)
         with pytest.raises(TooManyConsecutiveErrors):
             await guard.acall("a", {"i": 2}, bad)
+
+
+class TestIsTransient:
+    def test_predicate_for_retry_slots(self) -> None:
+        """is_transient: a refused connection and a 503 yes; ENOSPC and a missing file no."""
+        from hintline.agent import is_transient
+        from tests.agent.fakes import refused_connection
+
+        with http_server(503) as url:
+            server_error = _status_error(httpx.get(url))
+        assert is_transient(refused_connection())
+        assert is_transient(server_error)
+        assert not is_transient(disk_full())
+        assert not is_transient(FileNotFoundError(2, "No such file or directory", "x.txt"))
+
+
+class TestNoSecretLeaves:
+    def test_escalation_summary_is_scrubbed(self) -> None:
+        """Arguments echoed in the human summary go through scrub."""
+        guard = make_guard(FakeClock(), max_consecutive_errors=1)
+        with pytest.raises(TooManyConsecutiveErrors) as info:
+            guard.call("connect", {"dsn": "postgres://admin:hunter2@db/app"}, Flaky([KeyError("k")]))
+        assert "hunter2" not in info.value.summary
+        assert "hunter2" not in str(info.value)

@@ -66,3 +66,29 @@ class TestLiveLogging:
         lines = capsys.readouterr().out.splitlines()
         assert "Hunter2Secret" not in "\n".join(lines)
         assert json.loads(lines[0])["level"] == "ERROR"
+
+
+class TestDjangoVerboseFormat:
+    def test_level_first_layout(self, tmp_path: Path) -> None:
+        """Django's documented "verbose" format puts the level before asctime; both are read."""
+        path = tmp_path / "django.log"
+        handler = logging.FileHandler(path, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("{levelname} {asctime} {module} {process:d} {thread:d} {message}", style="{"))
+        logger = logging.getLogger(f"django.test.{tmp_path.name}")
+        logger.propagate = False
+        logger.addHandler(handler)
+        try:
+            logger.warning("slow request")
+            try:
+                _raise_key_error()
+            except KeyError:
+                logger.exception("Internal Server Error: /orders/17")
+        finally:
+            logger.removeHandler(handler)
+            handler.close()
+        assert logs.detect_format(path) == "python"
+        (entry,) = logs.read(path)
+        assert entry.level == "ERROR"
+        assert entry.timestamp is not None
+        assert entry.exception_type == "KeyError"
+        assert "Internal Server Error: /orders/17" in entry.message

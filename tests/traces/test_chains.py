@@ -121,3 +121,23 @@ class TestNode:
         assert [(e.type, e.relation) for e in t.exceptions] == [
             ("AggregateError", None), ("Error", "group"), ("TypeError", "group")]
         assert t.exceptions[2].frames[0].line == 4
+
+
+class TestJvmLogsAndKotlin:
+    def test_logback_common_frames_omitted(self) -> None:
+        """Logback's ``... 1 common frames omitted`` resolves like ``... 1 more``; log lines stay out."""
+        t = parse_trace((FIX / "java/logback_common_frames_omitted.txt").read_text())
+        assert [(e.type, e.message) for e in t.exceptions] == [
+            ("java.lang.IllegalStateException", "invoice total failed"),
+            ("java.lang.IllegalArgumentException", "no exchange rate for XAU"),
+        ]
+        assert [f.line for f in t.exceptions[1].frames] == [11, 18, 26]
+
+    def test_kotlin_trace(self) -> None:
+        """A real Kotlin trace: ``MainKt`` frames, a frame without line, a message-less cause."""
+        t = parse_trace((FIX / "java/kotlin_npe_chain.txt").read_text())
+        root = t.root_cause
+        assert root is not None
+        assert (root.type, root.message) == ("kotlin.KotlinNullPointerException", "")
+        assert [(f.file, f.line) for f in root.frames] == [("Main.kt", 5), ("Main.kt", 10), ("Main.kt", None)]
+        assert all(f.in_app for f in t.frames)

@@ -5,7 +5,13 @@
 
 from __future__ import annotations
 
-from hintline.agent._classify import Classifier, ToolRefused, http_status, retry_after
+from hintline.agent._classify import (
+    Classifier,
+    ToolRefused,
+    http_status,
+    is_transient,
+    retry_after,
+)
 from hintline.agent._guard import AgentGuard, Failure, Outcome, canonical_args
 from hintline.agent._policy import GuardPolicy
 from hintline.agent._store import GuardStore, InMemoryStore
@@ -22,6 +28,7 @@ __all__ = [
     "ToolRefused",
     "canonical_args",
     "http_status",
+    "is_transient",
     "perhaps_you_meant",
     "retry_after",
     "suggest_paths",

@@ -20,7 +20,15 @@ from email.utils import parsedate_to_datetime
 from hintline.categories import Category
 from hintline.hint import Hint
 
-__all__ = ["Classifier", "ToolRefused", "classify", "http_status", "is_blip", "retry_after"]
+__all__ = [
+    "Classifier",
+    "ToolRefused",
+    "classify",
+    "http_status",
+    "is_blip",
+    "is_transient",
+    "retry_after",
+]
 
 Classifier = Callable[[str | BaseException], Hint]
 """What turns an exception into a hint; :func:`hintline.clean` by default."""
@@ -133,6 +141,21 @@ def classify(exc: BaseException | str, classifier: Classifier) -> Hint:
     if category is None or category is hint.category:
         return hint
     return dataclasses.replace(hint, category=category, kind=category.kind, retry=category.retry)
+
+
+def is_transient(error: BaseException | str) -> bool:
+    """A system fault a retry can help: the predicate for ``retry_on=`` / ``giveup=`` slots.
+
+    For LangGraph ``RetryPolicy(retry_on=is_transient)``, tenacity
+    ``retry_if_exception(is_transient)``, LangChain ``ToolRetryMiddleware(retry_on=…)`` or
+    ``backoff.on_exception(..., giveup=lambda e: not is_transient(e))``.
+
+    .. versionadded:: 0.1.0
+    """
+    from hintline.categories import Retry
+    from hintline.hint import clean
+
+    return classify(error, clean).retry is Retry.TRANSIENT
 
 
 def is_blip(hint: Hint, exc: BaseException | str) -> bool:

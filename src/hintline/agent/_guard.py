@@ -25,15 +25,14 @@ the guard's ``run_id`` (in memory by default), and :meth:`AgentGuard.to_dict` /
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from hintline.agent._classify import Classifier, classify, is_blip, retry_after
+from hintline.agent._outcome import Failure, Outcome, _bound, canonical_args
 from hintline.agent._policy import GuardPolicy
 from hintline.agent._store import Attempt, GuardState, GuardStore, InMemoryStore, JSONDict
 from hintline.agent.suggest import perhaps_you_meant
@@ -58,105 +57,6 @@ POLICY_SUFFIX = (
     "This restriction is intentional and cannot be bypassed: do not retry or work around it. "
     "Ask the user how to proceed."
 )
-
-
-def _default(value: object) -> object:
-    if isinstance(value, (set, frozenset)):
-        return sorted(value, key=repr)
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    if isinstance(value, tuple):
-        return list(value)
-    return f"<{type(value).__name__}>"
-
-
-def canonical_args(args: Mapping[str, object] | str | None) -> str:
-    """Arguments as canonical JSON (sorted keys, no spaces): the loop detector's fingerprint.
-
-    A JSON string (as OpenAI tool calls carry) is parsed first; values JSON cannot hold are
-    named by their type, so context objects do not make two calls look different.
-    """
-    if args is None:
-        return "{}"
-    value: object = args
-    if isinstance(args, str):
-        try:
-            value = json.loads(args) if args.strip() else {}
-        except ValueError:
-            return json.dumps(args.strip(), ensure_ascii=False)
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
-    )
-
-
-def _bound(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    """A classified tool failure.
-
-    Attributes:
-        tool: the tool that failed.
-        hint: the cleaned hint.
-        content: the text for the model (bounded, scrubbed). For a *system* failure it is the
-            message for the user and must not be given to the model.
-    """
-
-    tool: str
-    hint: Hint
-    content: str
-
-    @property
-    def kind(self) -> Kind:
-        """The hint's kind."""
-        return self.hint.kind
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome(Generic[T]):
-    """What a guarded call gives back: a value, or a failure for the model; and maybe a notice.
-
-    Attributes:
-        tool: the tool called.
-        value: the tool's return value (``None`` on failure).
-        failure: the recoverable or policy failure to show the model, or ``None``.
-        notice: the loop meta-message to show the model with this result, or ``None``.
-        retries: how many times a system fault was retried before this outcome.
-    """
-
-    tool: str
-    value: T | None
-    failure: Failure | None
-    notice: str | None
-    retries: int = 0
-
-    @property
-    def is_error(self) -> bool:
-        """The call failed; the result should carry the framework's error flag."""
-        return self.failure is not None
-
-    def text(self, render: Callable[[T], str] | None = None) -> str:
-        """The text for the model: the error content or the rendered value, then the notice."""
-        if self.failure is not None:
-            body = self.failure.content
-        elif render is not None and self.value is not None:
-            body = render(self.value)
-        else:
-            body = _render(self.value)
-        return body if self.notice is None else f"{body}\n\n{self.notice}"
-
-
-def _render(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return ""
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return str(value)
 
 
 class AgentGuard:
@@ -282,10 +182,23 @@ class AgentGuard:
         Raises:
             LoopDetected: the loop went on after ``max_loop_warnings`` meta-messages.
         """
+        return self._begin(tool, args)[0]
+
+    def _begin(
+        self, tool: str, args: Mapping[str, object] | str | None
+    ) -> tuple[str | None, Failure | None]:
+        """:meth:`begin`, and the earlier refusal of this exact call if there was one."""
         fingerprint = (tool, canonical_args(args))
         policy = self.policy
 
-        def change(state: GuardState) -> tuple[str | None, str | None]:
+        def change(state: GuardState) -> tuple[str | None, str | None, tuple[str, str] | None]:
+            refused = next(
+                ((r[2], r[3]) for r in state.refused if (r[0], r[1]) == fingerprint), None
+            )
+            notice, stop = loop_check(state)
+            return notice, stop, refused
+
+        def loop_check(state: GuardState) -> tuple[str | None, str | None]:
             state.bump("calls")
             state.history.append(fingerprint)
             del state.history[: -policy.history_size]
@@ -316,18 +229,26 @@ class AgentGuard:
                 )
             limit = policy.max_loop_warnings
             if limit is not None and state.loop_warnings > limit:
-                return None, _summary(
-                    state.streak, f"{message} Stopped after {limit} warnings."
-                )
+                recent = h[-max(4, k + limit) :]
+                lines = [f"{message} Stopped after {limit} warnings.", "Recent calls, in order:"]
+                lines += [
+                    f"{i}. {t}({_bound(a, _ARGS_SHOWN)})" for i, (t, a) in enumerate(recent, 1)
+                ]
+                return None, "\n".join(lines)
             return "[hintline] " + message, None
 
-        notice, stop = self._update(change)
+        notice, stop, refused = self._update(change)
         if stop is not None:
             raise LoopDetected(
                 scrub(f"The agent kept repeating {tool} after being told it was stuck."),
                 summary=scrub(stop),
             )
-        return None if notice is None else scrub(notice)
+        earlier = None
+        if refused is not None:
+            category = Category.PERMISSION_DENIED
+            hint = Hint(refused[0], category, None, None, category.kind, None)
+            earlier = Failure(tool, hint, refused[1])
+        return (None if notice is None else scrub(notice)), earlier
 
     def succeed(self, tool: str, args: Mapping[str, object] | str | None = None) -> None:
         """Record a success: the consecutive-error count and streak reset."""
@@ -486,8 +407,7 @@ class AgentGuard:
             TooManyConsecutiveErrors: the consecutive-error threshold was reached.
             LoopDetected: the loop went on after the warnings.
         """
-        notice = self.begin(tool, args)
-        refused = self.refusal(tool, args)
+        notice, refused = self._begin(tool, args)
         if refused is not None:
             return Outcome(tool, None, self._refuse_again(tool, args, refused), notice)
         attempt = 0
@@ -521,8 +441,7 @@ class AgentGuard:
         passthrough: tuple[type[BaseException], ...] = (),
     ) -> Outcome[T]:
         """The async form of :meth:`call`: awaits ``fn()`` and sleeps with ``async_sleep``."""
-        notice = self.begin(tool, args)
-        refused = self.refusal(tool, args)
+        notice, refused = self._begin(tool, args)
         if refused is not None:
             return Outcome(tool, None, self._refuse_again(tool, args, refused), notice)
         attempt = 0

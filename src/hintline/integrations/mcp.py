@@ -146,10 +146,10 @@ def build_server() -> MCPServer:
         """
         hint = clean(text)
         return {
-            "hint": hint.text,
+            "hint": scrub_text(hint.text),
             "category": str(hint.category),
             "kind": str(hint.kind),
-            "key": hint.key,
+            "key": None if hint.key is None else scrub_text(hint.key),
             "rule": hint.rule,
             "retry": None if hint.retry is None else str(hint.retry),
         }

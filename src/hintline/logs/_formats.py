@@ -15,8 +15,8 @@ from hintline.exceptions import HintlineError
 from hintline.logs._json import parse_json_record
 from hintline.logs._levels import numbers_at_least, words_at_least
 from hintline.logs._model import Entry
-from hintline.logs._source import head_lines
-from hintline.logs._text import CASE_SENSITIVE, START, Parsed, parse_text_record
+from hintline.logs._source import Prefilter, head_lines
+from hintline.logs._text import START, Parsed, parse_text_record
 from hintline.traces import Trace, parse_trace
 
 __all__ = ["FORMATS", "LogFormatError", "build_entry", "detect_format", "parse_record", "start_pattern", "wanted_pattern"]
@@ -34,7 +34,8 @@ _JAVA_HEADER = re.compile(r"\[[^\]]*\]\s+(?:ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\s
 _LOG4J_FRAME = re.compile(r"\)\s+~?\[[^\]]*\]\s*$")
 _PYTHON = re.compile(
     r"^(?:(?:CRITICAL|FATAL|ERROR|WARNING|INFO|DEBUG):[^:\s]*:|Traceback \(most recent call last\):"
-    r"|\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}(?! \[))"
+    r"|\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}(?! \[)"
+    r"|(?:CRITICAL|ERROR|WARNING|INFO|DEBUG) \d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})"
 )
 
 
@@ -112,23 +113,41 @@ def start_pattern(fmt: str) -> re.Pattern[bytes]:
     return re.compile(f"(?m)^(?:{START[fmt]})".encode())
 
 
+# The level words each text format's library prints. A custom level (logging.addLevelName) is
+# not looked for by the pre-filter: read such a log with min_level=None and filter the entries.
+_PSR3 = ("EMERGENCY", "ALERT", "CRITICAL", "ERROR", "WARNING", "NOTICE", "INFO", "DEBUG")
+_VOCABULARY = {
+    "python": ("CRITICAL", "FATAL", "ERROR", "WARNING", "WARN", "INFO", "DEBUG", "NOTSET"),
+    "logback": ("ERROR", "WARN", "INFO", "DEBUG", "TRACE"),
+    "log4j": ("FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE"),
+    "monolog": _PSR3,
+    "typo3": _PSR3,
+}
+
+
 @cache
-def wanted_pattern(fmt: str, min_rank: int) -> re.Pattern[bytes] | None:
-    """A permissive pre-filter for records that may be at ``min_rank`` or above (or ``None``)."""
-    words = "|".join(words_at_least(min_rank))
+def wanted_pattern(fmt: str, min_rank: int) -> Prefilter | None:
+    """A permissive pre-filter for the first line of records at ``min_rank`` or above, or ``None``."""
+    words = words_at_least(min_rank)
+    alternation = "|".join(words)
     if fmt == "jsonl":
         nums = "|".join(str(n) for n in numbers_at_least(min_rank))
         level_keys = r'"(?:level|levelname|level_name|severity|log\.level|loglevel|lvl)"'
         trace_keys = r'"(?:exc_info|exception|stack_trace|stacktrace|exc_text|traceback|stack|error|err)"'
-        pattern = (
-            rf'(?m)^[^\n]*?(?:{level_keys}\s*:\s*(?:"(?i:{words})"|(?:{nums})\b)|{trace_keys}\s*:)'
-        )
-        return re.compile(pattern.encode())
+        pattern = rf'{level_keys}\s*:\s*(?:"(?i:{alternation})"|(?:{nums})\b)|{trace_keys}\s*:'
+        return Prefilter(re.compile(pattern.encode()))
     if fmt in ("journald", "plain"):
         return None  # journald merges entries; plain records may carry a trace without a level
-    case = "" if fmt in CASE_SENSITIVE else "(?i)"
-    pattern = rf"(?m)^(?=(?:{START[fmt]})){case}[^\n]{{0,200}}?(?<![\w-])(?:{words})(?![\w-])"
-    return re.compile(pattern.encode())
+    # Upper-case level words the library prints: found by bytes.find on the shortest spelling of
+    # each (ERR finds ERROR). Fewer words, fewer passes over each block.
+    words = tuple(w for w in words if w in _VOCABULARY[fmt]) or words
+    alternation = "|".join(words)
+    literals = sorted({w for w in words if not any(o != w and w.startswith(o) for o in words)})
+    return Prefilter(
+        re.compile(rf"(?:{alternation})(?![\w-])".encode()),
+        tuple(w.encode() for w in literals),
+        window=200,
+    )
 
 
 def parse_record(text: str, fmt: str, *, reference: date | None = None) -> Parsed | None:
@@ -142,7 +161,11 @@ _CAUSED_BY = re.compile(r"^Caused by: ([\w$.]+)", re.MULTILINE)
 _PY_LAST = re.compile(r"^([A-Za-z_][\w.]*)(?::\s|:?$)", re.MULTILINE)
 _PHP_OBJECT = re.compile(r"\[object\] \(([\w\\]+)\(code: ")
 _PHP_UNCAUGHT = re.compile(r"Uncaught ([\w\\]+)")
-_GENERIC = re.compile(r"([A-Za-z_\\][\w\\.$]*(?:Exception|Error|Throwable|Fault|Failure)\b[\w\\.$]*)\s*[:(]|^([A-Za-z_\\][\w\\.$]*(?:Exception|Error))\s*$", re.MULTILINE)
+_GENERIC = re.compile(
+    r"(?<![\w\\.$])([A-Za-z_\\][\w\\.$]{0,200}?(?:Exception|Error|Throwable|Fault|Failure)\b[\w\\.$]{0,100})\s*[:(]"
+    r"|^([A-Za-z_\\][\w\\.$]{0,200}?(?:Exception|Error))\s*$",
+    re.MULTILINE,
+)
 
 
 def _fallback_type(trace_text: str, message: str) -> str | None:
@@ -150,18 +173,24 @@ def _fallback_type(trace_text: str, message: str) -> str | None:
     text = trace_text or message
     if not text:
         return None
+    if len(text) > 16384:  # the class sits near either end; keep the regexes linear on huge records
+        text = text[:8192] + "\n" + text[-8192:]
     causes = _CAUSED_BY.findall(text)
     if causes:
         return str(causes[-1])
     if "Traceback (most recent call last):" in text:
-        last_block = text.rsplit("Traceback (most recent call last):", 1)[1]
-        found = [m for m in _PY_LAST.findall(last_block) if m not in ("During", "The")]
+        # Python prints the innermost cause first; its block ends at the chaining sentence.
+        first = text.split("Traceback (most recent call last):", 1)[1]
+        first = re.split(r"\n\s*(?:The above exception|During handling)", first, maxsplit=1)[0]
+        found = [m for m in _PY_LAST.findall(first) if m not in ("During", "The")]
         if found:
             return str(found[-1])
-    for pattern in (_PHP_OBJECT, _PHP_UNCAUGHT):
-        m = pattern.search(text)
-        if m:
-            return m.group(1)
+    objects = _PHP_OBJECT.findall(text)  # Monolog: the previous exceptions follow the outer one
+    if objects:
+        return str(objects[-1])
+    m = _PHP_UNCAUGHT.search(text)
+    if m:
+        return m.group(1)
     m = _GENERIC.search(text)
     if m:
         return m.group(1) or m.group(2)

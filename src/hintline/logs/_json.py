@@ -55,11 +55,13 @@ def monolog_exception(exc: dict[str, Any]) -> tuple[str, str | None]:
     if isinstance(trace, list):
         lines.append("Stack trace:")
         lines.extend(f"#{i} {frame}" for i, frame in enumerate(trace))
+    root = cls if isinstance(cls, str) else None
     previous = exc.get("previous")
     if isinstance(previous, dict):
-        text, _ = monolog_exception(previous)
+        text, inner = monolog_exception(previous)
         lines.append(f"Caused by: {text}")
-    return "\n".join(lines), cls if isinstance(cls, str) else None
+        root = inner or root
+    return "\n".join(lines), root
 
 
 def _structlog_frames(chain: list[Any]) -> tuple[str, str | None]:
@@ -123,6 +125,12 @@ def parse_json_record(line: str, *, reference: date | None = None) -> Parsed | N
     exc_type = _first(flat, _TYPE_KEYS)
     if isinstance(exc_type, str):
         parsed.exception_type = exc_type
+        if parsed.trace_text and not re.search(rf"^(?:Caused by: )?{re.escape(exc_type)}\b", parsed.trace_text, re.M):
+            # ecs-logging (Python) keeps only the frames: complete it into a traceback
+            if parsed.trace_text.startswith("File "):
+                parsed.trace_text = "Traceback (most recent call last):\n  " + parsed.trace_text
+            text = _first(flat, ("error.message", "err.message", "exc_value"))
+            parsed.trace_text += f"\n{exc_type}: {text}" if isinstance(text, str) else f"\n{exc_type}"
     if parsed.level is None and parsed.trace_text:
         parsed.level = "ERROR"
     for key, value in obj.items():
@@ -137,9 +145,12 @@ def parse_json_record(line: str, *, reference: date | None = None) -> Parsed | N
 # traceback/stack continuation line and it was logged right after it.
 _CONTINUES = re.compile(
     r"^(?:\s|Traceback \(most recent call last\):|During handling of the above|The above exception"
-    r"|Caused by: |Suppressed: |\.\.\. \d+ (?:more|common)|Stack trace:|#\d+ |\s*thrown in |\^|~|$)"
+    r"|Caused by: |Suppressed: |\.\.\. \d+ (?:more|common)|Stack trace:|#\d+ |\s*thrown in |\^|~|$"
+    r"|Exception in thread |(?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable)(?::|$))"
 )
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.$]*(?::\s|$)")
+_NEW_TRACE = "Traceback (most recent call last):"
+_CHAINED = re.compile(r"^(?:During handling of the above|The above exception|\s*$)")
 _GAP_US = 2_000_000
 
 
@@ -166,7 +177,9 @@ def merge_journal(lines: Iterator[str], *, reference: date | None = None) -> Ite
     """Journal entries merged into records, oldest first, with their raw JSON lines.
 
     Entries of the same process (``_PID`` and ``SYSLOG_IDENTIFIER``) are merged while each
-    next text is a continuation line and follows within two seconds.
+    next text is a continuation line and follows within two seconds. A Python traceback that
+    starts at another timestamp than the entry before it (and is not chained to it) opens its
+    own record: a logged record reaches the journal in one write, an uncaught traceback later.
     """
     pending: dict[tuple[str, str], tuple[list[str], list[str], int, int]] = {}
     for line in lines:
@@ -187,7 +200,11 @@ def merge_journal(lines: Iterator[str], *, reference: date | None = None) -> Ite
         if held is not None:
             texts, raws, last, prio = held
             in_trace = any(t.startswith(("Traceback", "  File ")) for t in texts[-3:])
-            continues = _CONTINUES.match(text) or (in_trace and _EXCEPTION_LINE.match(text))
+            continues = bool(_CONTINUES.match(text) or (in_trace and _EXCEPTION_LINE.match(text)))
+            if continues and when != last and text.startswith(_NEW_TRACE) and not _CHAINED.match(texts[-1]):
+                # logging writes a record and its traceback at once (one journal timestamp); a
+                # traceback that arrives later, not chained, is the interpreter's uncaught one
+                continues = False
             if continues and 0 <= when - last <= _GAP_US and len(texts) < 5000:
                 texts.append(text)
                 raws.append(line.rstrip("\n"))
@@ -210,8 +227,8 @@ def _journal_record(
     inner = parse_text_record("\n".join(texts), "python", reference=reference)
     parsed = Parsed(timestamp=first, component=stream[1] or None, extra={"pid": stream[0]} if stream[0] else {})
     level = SYSLOG_PRIORITIES[priority] if 0 <= priority < len(SYSLOG_PRIORITIES) else "INFO"
-    if inner.level and level_rank(inner.level) > level_rank(level):
-        level = inner.level
+    if inner.level:
+        level = inner.level  # the text's own level beats the stream's priority (--stderr-priority)
     if inner.level and inner.component:
         parsed.component = inner.component
         parsed.message, parsed.trace_text = inner.message, inner.trace_text
@@ -219,7 +236,7 @@ def _journal_record(
         parsed.message, parsed.trace_text = split_trace(texts)
         if not parsed.message and parsed.trace_text:
             parsed.message = texts[-1]
-    if parsed.trace_text and level_rank(level) < level_rank("ERROR"):
+    if parsed.trace_text and not inner.level and level_rank(level) < level_rank("ERROR"):
         level = "ERROR"  # a unit's stderr is logged at info; an uncaught trace is an error
     parsed.level = level
     return parsed, "\n".join(raws)

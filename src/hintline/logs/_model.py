@@ -52,7 +52,9 @@ class Entry:
         """The message followed by the exception text: what a hint is made from."""
         if not self.trace_text or self.trace_text in self.message:
             return self.message
-        return f"{self.message}\n{self.trace_text}" if self.message else self.trace_text
+        if not self.message or self.message in self.trace_text:
+            return self.trace_text
+        return f"{self.message}\n{self.trace_text}"
 
 
 @dataclass(frozen=True, slots=True)

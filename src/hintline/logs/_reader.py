@@ -23,8 +23,8 @@ from hintline.logs._json import merge_journal
 from hintline.logs._levels import level_rank
 from hintline.logs._model import Entry
 from hintline.logs._source import (
+    forward_block_records,
     forward_lines,
-    forward_records,
     is_gzip,
     open_binary,
     reverse_records,
@@ -170,11 +170,23 @@ def _entries(
             yield from entries(reverse_records(f, start, wanted=wanted, progress=progress))
         return
     with open_binary(path) as f:
-        found = entries(forward_records(forward_lines(f), start, progress=progress))
+        found = entries(forward_block_records(f, start, wanted=wanted, progress=progress))
         if not reverse:
             yield from found
             return
         yield from reversed(list(found))
+
+
+def _plan(group: list[Path], format: str | None) -> list[tuple[Path, str]]:
+    """Each file with its format; a rotated file that cannot be detected takes the log's own."""
+    base = format or detect_format(group[0])
+    plan = [(group[0], base)]
+    for sibling in group[1:]:
+        try:
+            plan.append((sibling, format or detect_format(sibling)))
+        except LogFormatError:
+            plan.append((sibling, base))
+    return plan
 
 
 def iter_newest(
@@ -211,7 +223,7 @@ def iter_newest(
         if progress is not None:
             progress(min(done[0], total), total)
 
-    plans = [[(f, format or detect_format(f)) for f in group] for group in groups]
+    plans = [_plan(group, format) for group in groups]
 
     def accept(entry: Entry) -> bool:
         ts = entry.timestamp

@@ -9,15 +9,18 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import zlib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 __all__ = [
     "BLOCK",
     "MAX_RECORD",
+    "Prefilter",
+    "forward_block_records",
     "forward_lines",
-    "forward_records",
     "head_lines",
     "is_gzip",
     "open_binary",
@@ -35,6 +38,8 @@ _ROTATED = re.compile(
 )
 
 Progress = Callable[[int], None]
+# A truncated or corrupt .gz ends the data where it breaks (what was read stays read).
+_GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
 
 
 def is_gzip(path: Path) -> bool:
@@ -92,13 +97,19 @@ def _cut(data: bytes) -> bytes:
 def forward_lines(f: BinaryIO) -> Iterator[bytes]:
     """Lines (with their newline) from the current position; over-long lines are cut."""
     while True:
-        line = f.readline(MAX_RECORD)
+        try:
+            line = f.readline(MAX_RECORD)
+        except _GZIP_ERRORS:
+            return
         if not line:
             return
         if not line.endswith(b"\n") and len(line) >= MAX_RECORD:
             rest_tail = b""
             while True:  # skip the rest of the over-long line, keeping its end
-                more = f.readline(MAX_RECORD)
+                try:
+                    more = f.readline(MAX_RECORD)
+                except _GZIP_ERRORS:
+                    more = b""
                 if not more:
                     break
                 rest_tail = (rest_tail + more)[-MAX_RECORD // 2:]
@@ -112,44 +123,124 @@ def head_lines(path: Path, *, max_lines: int = 200, max_bytes: int = 1 << 16) ->
     """The first lines of a log (decompressed), for format detection."""
     lines: list[bytes] = []
     with open_binary(path) as f:
-        data = f.read(max_bytes)
+        try:
+            data = f.read(max_bytes)
+        except _GZIP_ERRORS:
+            data = b""
     for line in data.splitlines()[:max_lines]:
         lines.append(line[:4096])
     return lines
 
 
-def forward_records(
-    lines: Iterator[bytes], start: re.Pattern[bytes], *, progress: Progress | None = None
-) -> Iterator[bytes]:
-    """Group lines into records: a line matching ``start`` opens one; any other line continues it.
+@dataclass(frozen=True, slots=True)
+class Prefilter:
+    """What the first line of a wanted record contains.
 
-    Lines before the first record start (the end of a record rotated into the previous file)
-    are dropped.
+    Attributes:
+        pattern: matches the wanted text (at a position, with ``literals``; else searched).
+        literals: byte strings one of which starts every match, found with ``bytes.find``
+            (much faster than a regex search); empty to search ``pattern`` instead.
+        window: how far into the line the match may start (``None``: anywhere).
     """
-    parts: list[bytes] = []
-    size = 0
-    for line in lines:
-        if progress is not None:
-            progress(len(line))
-        if start.match(line):
-            if parts:
-                yield _cut(b"".join(parts))
-            parts, size = [line], len(line)
-        elif parts:
-            if size < MAX_RECORD * 2:
-                parts.append(line)
-                size += len(line)
-            else:
-                parts[-1:] = [_cut(parts[-1] + line)]
-    if parts:
-        yield _cut(b"".join(parts))
+
+    pattern: re.Pattern[bytes]
+    literals: tuple[bytes, ...] = ()
+    window: int | None = None
+
+
+def _matches(data: bytes, pre: Prefilter) -> list[int]:
+    if not pre.literals:
+        return [m.start() for m in pre.pattern.finditer(data)]
+    found: list[int] = []
+    for literal in pre.literals:
+        pos = data.find(literal)
+        while pos >= 0:
+            before = data[pos - 1: pos]
+            if not (before.isalnum() or before in (b"_", b"-")) and pre.pattern.match(data, pos):
+                found.append(pos)
+            pos = data.find(literal, pos + 1)
+    found.sort()
+    return found
+
+
+def _wanted_starts(data: bytes, start: re.Pattern[bytes], pre: Prefilter) -> list[int]:
+    """Offsets of the record-opening lines of ``data`` whose first line matches ``pre``."""
+    hits: list[int] = []
+    last = -1
+    for pos in _matches(data, pre):
+        line = data.rfind(b"\n", 0, pos) + 1
+        if line == last or (pre.window is not None and pos - line > pre.window):
+            continue
+        last = line
+        if start.match(data, line):
+            hits.append(line)
+    return hits
+
+
+def _last_start(data: bytes, start: re.Pattern[bytes]) -> int | None:
+    """Offset of the last line of ``data`` (whole lines) that opens a record, or ``None``."""
+    end = len(data)
+    while end > 0:
+        line = data.rfind(b"\n", 0, end - 1) + 1
+        if start.match(data, line):
+            return line
+        end = line
+    return None
+
+
+def _records_in(data: bytes, start: re.Pattern[bytes], wanted: Prefilter | None) -> Iterator[bytes]:
+    """The (wanted) records of ``data``, whole lines ending at a record boundary, in order."""
+    if wanted is None:
+        hits = [m.start() for m in start.finditer(data)]
+    else:
+        hits = _wanted_starts(data, start, wanted)
+    for s in hits:
+        nxt = start.search(data, s + 1)
+        yield _cut(data[s: nxt.start() if nxt else len(data)])
+
+
+def forward_block_records(
+    f: BinaryIO,
+    start: re.Pattern[bytes],
+    *,
+    wanted: Prefilter | None = None,
+    progress: Progress | None = None,
+) -> Iterator[bytes]:
+    """Records of a stream (plain or decompressing), oldest first, read forward in ``BLOCK`` chunks.
+
+    A line matching ``start`` opens a record; other lines continue it; lines before the first
+    record start (the end of a record rotated into the previous file) are dropped. Records are
+    found with block-wide searches, not a Python loop over lines; with ``wanted`` the others are
+    skipped unbuilt.
+    """
+    buf = b""
+    while True:
+        try:
+            chunk = f.read(BLOCK)
+        except _GZIP_ERRORS:
+            chunk = b""
+        if progress is not None and chunk:
+            progress(len(chunk))
+        if not chunk:
+            if buf:
+                yield from _records_in(buf if buf.endswith(b"\n") else buf + b"\n", start, wanted)
+            return
+        buf += chunk
+        whole = buf.rfind(b"\n") + 1
+        last = _last_start(buf[:whole], start) if whole else None
+        if last is None or last == 0:
+            if len(buf) > 4 * MAX_RECORD:  # one record (or line) without end: keep its ends
+                buf = buf[:MAX_RECORD] + _ELLIPSIS + buf[-MAX_RECORD:]
+            continue
+        yield from _records_in(buf[:last], start, wanted)
+        buf = buf[last:]
 
 
 def reverse_records(
     f: BinaryIO,
     start: re.Pattern[bytes],
     *,
-    wanted: re.Pattern[bytes] | None = None,
+    wanted: Prefilter | None = None,
     progress: Progress | None = None,
 ) -> Iterator[bytes]:
     """Records of a seekable file, newest (last) first, read backwards in ``BLOCK`` chunks.
@@ -157,8 +248,8 @@ def reverse_records(
     Args:
         f: the open file (not compressed).
         start: matches at the beginning of a line that opens a record (``(?m)^…``).
-        wanted: optional, matches at the beginning of the records worth yielding (a cheap,
-            permissive pre-filter such as "a header with an error level"); other records are
+        wanted: optional, matches somewhere in the first line of the records worth yielding
+            (a cheap, permissive pre-filter such as an error level word); other records are
             skipped without being split out, which keeps full scans fast.
         progress: called with the number of bytes consumed.
     """
@@ -193,7 +284,7 @@ def reverse_records(
                 yield _cut(data[s:] + tail) if i == last else _cut(data[s:e])
             tail = data[: starts[0]]
         else:
-            hits = [m.start() for m in wanted.finditer(data)]
+            hits = _wanted_starts(data, start, wanted)
             first = start.search(data)
             if first is None:
                 tail = _cut(data + tail)

@@ -21,21 +21,24 @@ _ISO_TS = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:
 _TIME_TS = r"\d\d:\d\d:\d\d[.,]\d{3,6}"
 _RFC_TS = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d [+-]\d{4}"
 _SYSLOG_TS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"
+# PHP's error log: "[30-Nov-2026 06:35:56 UTC]"
+_PHPLOG_TS = r"\d\d-[A-Z][a-z]{2}-\d{4} \d\d:\d\d:\d\d(?: [A-Za-z_/+\-]+)?"
 _PY_LEVELS = "CRITICAL|FATAL|ERROR|WARNING|WARN|INFO|DEBUG|NOTSET"
 
 # What opens a record, per format (bytes, matched at a line start).
 START: dict[str, str] = {
-    "python": rf"\[?{_ISO_TS}|(?:{_PY_LEVELS}):[^:\n]*:",
+    # asctime first; BASIC_FORMAT "LEVEL:name:msg"; Django's verbose "LEVEL asctime module …"
+    "python": rf"\[?{_ISO_TS}|(?:{_PY_LEVELS}):[^:\n]*:|(?:{_PY_LEVELS}) {_ISO_TS}",
     "logback": rf"\[?(?:{_ISO_TS}|{_TIME_TS})",
     "log4j": rf"\[?(?:{_ISO_TS}|{_TIME_TS})",
     "typo3": _RFC_TS + r" \[",
     "monolog": rf"\[{_ISO_TS}[^\]\n]*\] [\w.\-]+\.[A-Z]+: ",
-    "plain": rf"\[?(?:{_ISO_TS}|{_RFC_TS}|{_SYSLOG_TS}|{_TIME_TS})",
+    "plain": rf"\[?(?:{_ISO_TS}|{_RFC_TS}|{_SYSLOG_TS}|{_TIME_TS}|{_PHPLOG_TS}\])",
 }
 # Formats whose level words are upper case; plain text also accepts "[error]".
 CASE_SENSITIVE = {"python", "logback", "log4j", "typo3", "monolog"}
 
-_TS_AT_START = re.compile(rf"\[?(?:{_ISO_TS}|{_RFC_TS}|{_SYSLOG_TS}|{_TIME_TS})\]?[ ,|]*")
+_TS_AT_START = re.compile(rf"\[?(?:{_ISO_TS}|{_RFC_TS}|{_SYSLOG_TS}|{_TIME_TS}|{_PHPLOG_TS}(?=\]))\]?[ ,|]*")
 _L = rf"(?P<level>{_LEVELS})"
 _HEADERS = tuple(re.compile(p, re.IGNORECASE) for p in (
     # logging.BASIC_FORMAT "%(levelname)s:%(name)s:%(message)s"
@@ -52,6 +55,8 @@ _HEADERS = tuple(re.compile(p, re.IGNORECASE) for p in (
     rf'^\[{_L}\](?: request="(?P<request>[^"]*)")?(?: component="(?P<component>[^"]*)")?: (?P<message>.*)',
     # Flask "[ts] LEVEL in module: msg"
     rf"^\[?{_L}\]? in (?P<component>[\w.]+): (?P<message>.*)",
+    # "%(asctime)s %(levelname)s [%(name)s] %(message)s"
+    rf"^\[?{_L}\]?\s+\[(?P<component>[\w.$\-]+)\]:?\s(?P<message>.*)",
     # "ts LEVEL name: msg", "ts [LEVEL] name - msg", "ts LEVEL [thread] name - msg"
     rf"^\[?{_L}\]?\s+(?:\[(?P<thread>[^\]]*)\]\s+)?(?P<component>[\w.$/\-]+?)(?::| -)\s(?P<message>.*)",
     rf"^\[?{_L}\]?:?\s*(?P<message>.*)",
@@ -110,7 +115,7 @@ def _typo3_data(message: str, parsed: Parsed) -> str:
 
 def _monolog_context(rest: str, parsed: Parsed) -> str:
     """Monolog's LineFormatter writes ``message {context} {extra}`` (``[]`` when empty)."""
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(strict=False)  # inline line breaks leave raw newlines in strings
     for m in re.finditer(r" (?=[\[{])", rest):
         try:
             context, end = decoder.raw_decode(rest, m.end())
@@ -119,8 +124,10 @@ def _monolog_context(rest: str, parsed: Parsed) -> str:
         tail = rest[end:].strip()
         if tail:
             try:
-                decoder.raw_decode(tail)
+                _, used = decoder.raw_decode(tail)
             except ValueError:
+                continue
+            if tail[used:].strip():
                 continue
         if isinstance(context, dict):
             exc = context.get("exception")
@@ -136,18 +143,20 @@ def _monolog_context(rest: str, parsed: Parsed) -> str:
 
 def parse_text_record(record: str, fmt: str, *, reference: date | None = None) -> Parsed:
     """Parse one text record (header line plus continuation lines). Never raises."""
+    if "\r" in record:  # CRLF logs (Windows services, some appenders)
+        record = record.replace("\r\n", "\n")
     header, _, more = record.partition("\n")
     header = header.rstrip("\r")
     parsed = Parsed()
     if fmt == "monolog":
-        m = _MONOLOG.match(header)
+        m = _MONOLOG.match(record.rstrip())
         if m:
             parsed.timestamp = parse_timestamp(m["ts"], reference=reference)
             parsed.level = normalise_level(m["level"])
             parsed.component = m["component"]
-            message = _monolog_context(m["message"], parsed)
-            rest_msg, trace = split_trace(more.splitlines()) if more else ("", "")
-            parsed.message = "\n".join(x for x in (message, rest_msg) if x)
+            message = _monolog_context(m["message"], parsed).strip()
+            rest_msg, trace = split_trace(message.splitlines()[1:]) if "\n" in message else ("", "")
+            parsed.message = "\n".join(x for x in (message.split("\n", 1)[0], rest_msg) if x).strip()
             parsed.trace_text = parsed.trace_text or trace
             return parsed
     ts = _TS_AT_START.match(header)
@@ -163,6 +172,11 @@ def parse_text_record(record: str, fmt: str, *, reference: date | None = None) -
             parsed.level = normalise_level(m["level"])
             parsed.component = (groups.get("component") or "").strip() or None
             parsed.message = m["message"].strip()
+            if parsed.timestamp is None:  # "LEVEL asctime …" (Django's verbose format)
+                late = _TS_AT_START.match(parsed.message)
+                if late:
+                    parsed.timestamp = parse_timestamp(late.group(0), reference=reference)
+                    parsed.message = parsed.message[late.end():]
             for name in ("thread", "pid", "request"):
                 if groups.get(name):
                     parsed.extra[name] = groups[name]
@@ -179,5 +193,7 @@ def parse_text_record(record: str, fmt: str, *, reference: date | None = None) -
         if rest_msg.strip():
             parsed.message = f"{parsed.message}\n{rest_msg.rstrip()}"
         if trace:
+            if trace.startswith("Stack trace:") or _TRACE_START.match(parsed.message):
+                trace = f"{parsed.message}\n{trace}"  # PHP: "Uncaught X: msg" heads its stack
             parsed.trace_text = trace
     return parsed

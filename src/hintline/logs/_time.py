@@ -22,6 +22,10 @@ _RFC2822 = re.compile(
 )
 # syslog: "Nov 30 06:27:01" (no year).
 _SYSLOG = re.compile(r"(?P<mon>[A-Z][a-z]{2}) +(?P<d>\d{1,2}) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)")
+# PHP's error log: "30-Nov-2026 06:35:56 UTC"
+_PHPLOG = re.compile(
+    r"(?P<d>\d\d)-(?P<mon>[A-Z][a-z]{2})-(?P<y>\d{4}) (?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?: (?P<tz>UTC|GMT))?"
+)
 _RELATIVE = re.compile(r"^\s*(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>s|sec|m|min|h|d|w)\w*\s*(?:ago)?\s*$", re.I)
 _UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 604800}
 
@@ -64,6 +68,12 @@ def parse_timestamp(text: str, *, reference: date | None = None) -> datetime | N
                 int(m["s"] or 0), _micro(m["frac"]), tzinfo=_tz(m["tz"]),
             ))
         m = _RFC2822.match(text)
+        if m and m["mon"].lower() in _MONTHS:
+            return _aware(datetime(
+                int(m["y"]), _MONTHS[m["mon"].lower()], int(m["d"]), int(m["h"]), int(m["mi"]),
+                int(m["s"]), tzinfo=_tz(m["tz"]),
+            ))
+        m = _PHPLOG.match(text)
         if m and m["mon"].lower() in _MONTHS:
             return _aware(datetime(
                 int(m["y"]), _MONTHS[m["mon"].lower()], int(m["d"]), int(m["h"]), int(m["mi"]),

@@ -14,12 +14,17 @@ from collections.abc import Callable, Sequence
 
 from hintline.traces._build import build_trace
 from hintline.traces._detect import LANGUAGES, detect_language, may_hold_trace, normalize_language
+from hintline.traces._dotnet import parse_dotnet
+from hintline.traces._go import parse_go
 from hintline.traces._jvm import parse_jvm
 from hintline.traces._live import trace_from_exception
 from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._node import parse_node
+from hintline.traces._php import parse_php
 from hintline.traces._python import parse_python
 from hintline.traces._raw import RawTrace
+from hintline.traces._ruby import parse_ruby
+from hintline.traces._rust import parse_rust
 from hintline.traces._select import DEFAULT_FRAME_LIMIT, select_frames
 
 __all__ = [
@@ -37,6 +42,11 @@ _PARSERS: dict[str, Callable[[list[str]], RawTrace]] = {
     "python": parse_python,
     "java": parse_jvm,
     "javascript": parse_node,
+    "php": parse_php,
+    "go": parse_go,
+    "rust": parse_rust,
+    "dotnet": parse_dotnet,
+    "ruby": parse_ruby,
 }
 
 _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
@@ -114,17 +124,11 @@ def _parse(
     if not text or not may_hold_trace(text):
         return Trace()
     hint = normalize_language(language)
+    if "\\n" in text and text.count("\\n") > text.count("\n"):
+        text = _unescape(text)  # a trace logged as one JSON string (Monolog, TYPO3, JSON logs)
     lines = _split(text)
     lang = hint or detect_language(lines)
     if lang is None or lang not in _PARSERS:
-        if "\\n" not in text:
-            return Trace()
-        text = _unescape(text)
-        lines = _split(text)
-        lang = hint or detect_language(lines)
-        if lang is None or lang not in _PARSERS:
-            return Trace()
+        return Trace()
     raw = _PARSERS[lang](lines)
-    if not raw.exceptions and "\\n" in text:
-        raw = _PARSERS[lang](_split(_unescape(text)))
     return build_trace(raw, project_root=project_root, include=include, exclude=exclude)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from hintline.traces._inapp import InAppPolicy, app_packages
 from hintline.traces._model import ExceptionInfo, Frame, Trace
-from hintline.traces._raw import RawTrace
+from hintline.traces._raw import MAX_FRAMES, RawFrame, RawTrace
 
 __all__ = ["build_trace"]
 
@@ -42,22 +42,38 @@ def build_trace(
         modules = [f[3] for exc in excs for f in reversed(exc.frames)]
         packages = app_packages(modules)
     policy = InAppPolicy(project_root, include, exclude, packages)
-    decide = policy.decide
+    decide = policy.decide_uncached
+    decided: dict[tuple[str | None, str | None], bool] = {}
     index = {id(e): i for i, e in enumerate(raw.exceptions)}
     keep = {index[id(e)]: i for i, e in enumerate(excs)}
     out: list[ExceptionInfo] = []
+    made: dict[RawFrame, Frame] = {}  # "... N more" and causes repeat frames: share the objects
     for exc in excs:
-        frames = []
-        for file, line, function, module, column in exc.frames:
-            f = _new(Frame)
-            _s_file(f, file)
-            _s_line(f, line)
-            _s_function(f, function)
-            _s_module(f, module)
-            _s_language(f, language)
-            _s_in_app(f, decide(file, module, function))
-            _s_column(f, column)
-            frames.append(f)
+        raw_frames = exc.frames
+        omitted = exc.omitted
+        if len(raw_frames) > MAX_FRAMES:
+            omitted += len(raw_frames) - MAX_FRAMES
+            raw_frames = raw_frames[:MAX_FRAMES]
+        frames: list[Frame] = []
+        append = frames.append
+        for raw_frame in raw_frames:
+            f = made.get(raw_frame)
+            if f is None:
+                file, line, function, module, column = raw_frame
+                f = _new(Frame)
+                _s_file(f, file)
+                _s_line(f, line)
+                _s_function(f, function)
+                _s_module(f, module)
+                _s_language(f, language)
+                key = (file, module if module is not None else function)
+                in_app = decided.get(key)
+                if in_app is None:
+                    in_app = decided[key] = decide(file, module, function)
+                _s_in_app(f, in_app)
+                _s_column(f, column)
+                made[raw_frame] = f
+            append(f)
         parent = keep.get(exc.parent) if exc.parent is not None else None
         out.append(
             ExceptionInfo(
@@ -67,7 +83,7 @@ def build_trace(
                 language=language,
                 relation=exc.relation if parent is not None else None,
                 parent=parent,
-                omitted=exc.omitted,
+                omitted=omitted,
             )
         )
     return Trace(exceptions=tuple(out), language=language, extra=dict(raw.extra))

@@ -28,6 +28,7 @@ _ALIASES = {
 _MARKERS = (
     "at ", "File \"", "Traceback", "panicked at", "goroutine ", "panic: ", "fatal error: ",
     "#0 ", "Stack trace:", "thrown in", "[stacktrace]", ":in ", "Caused by:", "--- End of",
+    '"class":"',
 )
 _JVM_FRAME = re.compile(r"[ \t]*at [^\s(]+\((?:[\w$.-]+\.(?:java|kt|kts|scala|groovy|clj)(?::\d+)?|Native Method|Unknown Source)\)")
 _NODE_FRAME = re.compile(r"[ \t]*at (?:[^\n]*\()?[^\s()]*:\d+:\d+\)?,?(?: \{)?$|[ \t]*at [^\s(]+ \((?:<anonymous>|native|index \d+)\)")
@@ -63,6 +64,56 @@ def may_hold_trace(text: str) -> bool:
     """Cheap reject: ``False`` when the text has none of the pieces any trace is made of."""
     return any(marker in text for marker in _MARKERS)
 
+_DECISIVE = 12
+
+
+def _vote(line: str, s: str) -> tuple[str | None, int]:
+    """The language one line votes for, and how strongly."""
+    c = s[0]
+    if c == "a" and s.startswith("at "):
+        if _JVM_FRAME.match(s):
+            return "java", 2
+        if is_dotnet_frame(s):
+            return "dotnet", 2
+        if _NODE_FRAME.match(s):
+            return "javascript", 2
+        return None, 0
+    if c == "T" and s.startswith("Traceback (most recent call last):"):
+        return "python", 12
+    if (c == "F" and s.startswith('File "') and ", line " in s) or (
+        c in "|+" and ("Traceback (most recent call last):" in s or 'File "' in s)
+    ):
+        return "python", 3
+    if c == "C" and s.startswith("Caused by: "):
+        return "java", 3
+    if c == "E" and s.startswith('Exception in thread "'):
+        return "java", 6
+    if c == "t" and s.startswith("thread '") and " panicked at " in s:
+        return "rust", 12
+    if c == "g" and s.startswith("goroutine ") and s.endswith("]:"):
+        return "go", 12
+    if (c == "#" and _PHP_FRAME.match(s)) or (c == "S" and s.startswith("Stack trace:")):
+        return "php", 2
+    if s.startswith(("thrown in ", "PHP Fatal error:", "PHP Warning:", "[stacktrace]", "[previous exception]")):
+        return "php", 5
+    if s.startswith(("--- End of inner exception stack trace ---", "Unhandled exception.", "Unhandled Exception:")):
+        return "dotnet", 6
+    if c == "{" and '"class":"' in s and '"file":"' in s:
+        return "php", 5
+    if s.startswith(("[cause]: ", "Node.js v")):
+        return "javascript", 3
+    if s.startswith(("panic: ", "fatal error: ")):
+        return "go", 3
+    if line[0] == "\t" and _GO_LOC.match(line):
+        return "go", 1
+    if _RUBY_FRAME.match(s):
+        return "ruby", 3
+    if " ---> " in s and ": " in s:
+        return "dotnet", 2
+    if "Uncaught " in s and " in /" in s:
+        return "php", 3
+    return None, 0
+
 
 def detect_language(lines: list[str]) -> str | None:
     """The language whose signatures score highest in ``lines`` (``None`` if none match)."""
@@ -73,45 +124,10 @@ def detect_language(lines: list[str]) -> str | None:
         s = line.lstrip()
         if not s:
             continue
-        c = s[0]
-        if c == "a" and s.startswith("at "):
-            if _JVM_FRAME.match(s):
-                score["java"] += 2
-            elif is_dotnet_frame(s):
-                score["dotnet"] += 2
-            elif _NODE_FRAME.match(s):
-                score["javascript"] += 2
-        elif c == "T" and s.startswith("Traceback (most recent call last):"):
-            score["python"] += 10
-        elif (c == "F" and s.startswith('File "') and ", line " in s) or (c in "|+" and ("Traceback (most recent call last):" in s or 'File "' in s)):
-            score["python"] += 3
-        elif c == "C" and s.startswith("Caused by: "):
-            score["java"] += 3
-        elif c == "E" and s.startswith('Exception in thread "'):
-            score["java"] += 6
-        elif c == "t" and s.startswith("thread '") and " panicked at " in s:
-            score["rust"] += 12
-        elif c == "g" and s.startswith("goroutine ") and s.endswith("]:"):
-            score["go"] += 12
-        elif (c == "#" and _PHP_FRAME.match(s)) or (c == "S" and s.startswith("Stack trace:")):
-            score["php"] += 2
-        elif s.startswith(("thrown in ", "PHP Fatal error:", "PHP Warning:", "[stacktrace]", "[previous exception]")):
-            score["php"] += 5
-        elif s.startswith(("--- End of inner exception stack trace ---", "Unhandled exception.", "Unhandled Exception:")):
-            score["dotnet"] += 6
-        elif s.startswith(("[cause]: ", "Node.js v")):
-            score["javascript"] += 3
-        elif s.startswith("panic: ") and "thread '" not in s:
-            score["go"] += 3
-        elif c == "\t" or line[0] == "\t":
-            pass
-        elif _RUBY_FRAME.match(s):
-            score["ruby"] += 3
-        if line[0] == "\t" and _GO_LOC.match(line):
-            score["go"] += 1
-        elif " ---> " in s and ": " in s:
-            score["dotnet"] += 2
-        elif "Uncaught " in s and " in /" in s:
-            score["php"] += 3
+        lang, add = _vote(line, s)
+        if lang is not None:
+            score[lang] += add
+            if score[lang] >= _DECISIVE:
+                return lang
     best = max(LANGUAGES, key=lambda lang: score[lang])
     return best if score[best] >= 2 else None

@@ -11,24 +11,41 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["InAppPolicy", "app_packages"]
+__all__ = ["InAppPolicy", "app_packages", "is_third_party_path"]
 
 # Paths that are never the project's own code: installed packages, vendored code, toolchains,
-# runtimes' internals, framework caches.
-_THIRD_PARTY_PATH = re.compile(
-    r"[\\/](?:site|dist)-packages[\\/]"
-    r"|(?:^|[\\/])\.?venv[\\/]|[\\/]__pypackages__[\\/]"
-    r"|(?:^|[\\/])lib[\\/]python\d[\d.]*[\\/]|^<frozen |^<(?:string|stdin)>$"
-    r"|(?:^|[\\/])node_modules[\\/]|^node:|^internal[\\/]|^<anonymous>$|^native$"
-    r"|(?:^|[\\/])vendor[\\/]|typo3[\\/]sysext[\\/]|typo3temp[\\/]"
-    r"|(?:^|[\\/])var[\\/](?:cache|log|tmp|transient)[\\/]|[\\/]storage[\\/]framework[\\/]"
-    r"|[\\/]bootstrap[\\/]cache[\\/]|^\[internal function\]$"
-    r"|[\\/]go[\\/]pkg[\\/]mod[\\/]|^/usr/(?:local/)?(?:lib|share)[\\/]|^/usr/local/go[\\/]"
-    r"|^/rustc/|[\\/]\.cargo[\\/]registry[\\/]|[\\/]\.rustup[\\/]toolchains[\\/]"
-    r"|[\\/]\.m2[\\/]repository[\\/]|[\\/]\.gradle[\\/]caches[\\/]"
-    r"|[\\/]gems[\\/]|(?:^|[\\/])lib[\\/]ruby[\\/]|^<internal:"
-    r"|^/opt/(?:homebrew|local)[\\/]|[\\/]\.pyenv[\\/]versions[\\/][^\\/]+[\\/]lib[\\/]"
+# runtimes' internals, framework caches. Checked as plain substrings / prefixes of the path
+# (backslashes turned into slashes), which is much faster than a regex alternation.
+_THIRD_PARTY_PARTS = (
+    "/site-packages/", "/dist-packages/", "/.venv/", "/venv/", "/__pypackages__/",
+    "/node_modules/", "/vendor/", "typo3/sysext/", "typo3temp/", "/var/cache/", "/var/log/",
+    "/var/tmp/", "/var/transient/", "/storage/framework/", "/bootstrap/cache/", "/go/pkg/mod/",
+    "/.cargo/registry/", "/.rustup/toolchains/", "/.m2/repository/", "/.gradle/caches/",
+    "/gems/", "/lib/ruby/", "/.pyenv/versions/",
 )
+_THIRD_PARTY_PREFIXES = (
+    "node:", "internal/", "<frozen ", "<internal:", "/usr/lib/", "/usr/local/lib/", "/usr/share/",
+    "/usr/local/go/", "/rustc/", "/opt/homebrew/", "/opt/local/", ".venv/", "venv/",
+    "node_modules/", "vendor/", "var/cache/",
+)
+_THIRD_PARTY_NAMES = frozenset({"<string>", "<stdin>", "<anonymous>", "native", "[internal function]"})
+_PY_STDLIB = re.compile(r"/lib/python\d[\d.]*/")
+
+
+def is_third_party_path(file: str) -> bool:
+    """Whether ``file`` lies in a known third-party place (installed, vendored, toolchain)."""
+    if "/" not in file and "\\" not in file:
+        return file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES)
+    path = file.replace("\\", "/") if "\\" in file else file
+    if path.startswith(_THIRD_PARTY_PREFIXES):
+        return True
+    if "/" not in path:
+        return False
+    for part in _THIRD_PARTY_PARTS:
+        if part in path:
+            return True
+    return "/lib/python" in path and _PY_STDLIB.search(path) is not None
+
 
 # Module prefixes of runtimes and frameworks (JVM packages, .NET namespaces, Rust crates).
 _THIRD_PARTY_MODULE: tuple[str, ...] = (
@@ -88,13 +105,17 @@ class InAppPolicy:
             hit = self._cache[key] = self._decide(file, module, function)
         return hit
 
+    def decide_uncached(self, file: str | None, module: str | None, function: str | None) -> bool:
+        """:meth:`decide` without the cache (the build step keeps its own)."""
+        return self._decide(file, module, function)
+
     def _decide(self, file: str | None, module: str | None, function: str | None) -> bool:
         name = module if module is not None else function
         if self.include and _matches(self.include, file, name):
             return True
         if self.exclude and _matches(self.exclude, file, name):
             return False
-        if file and _THIRD_PARTY_PATH.search(file):
+        if file and is_third_party_path(file):
             return False
         if name and name.startswith(_THIRD_PARTY_MODULE):
             return False
@@ -105,7 +126,9 @@ class InAppPolicy:
                 rel = path[len(self.root) :]
                 return not rel.startswith(("var/", "vendor/"))
             if _is_relative(path):
-                return not path.lstrip("./").startswith(("var/", "vendor/"))
+                if "../" in path:
+                    return False  # outside the project (glibc's ./csu/../csu/libc-start.c)
+                return not path.removeprefix("./").startswith(("var/", "vendor/"))
         if self.packages and name:
             return _in_packages(self.packages, name)
         return False
@@ -142,8 +165,11 @@ def app_packages(modules: Sequence[str | None]) -> tuple[str, ...]:
     (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``).
     """
     best: list[str] | None = None
-    for module in modules:
-        if not module or module.startswith(_THIRD_PARTY_MODULE):
+    stem = ""
+    for module in dict.fromkeys(modules):
+        if not module or (best is not None and not module.startswith(stem)):
+            continue
+        if module.startswith(_THIRD_PARTY_MODULE):
             continue
         parts = module.split(".")
         pkg = [p for p in parts[:-1] if p[:1].islower() or p[:1] == "_"]
@@ -151,7 +177,8 @@ def app_packages(modules: Sequence[str | None]) -> tuple[str, ...]:
             if not pkg:
                 return (parts[0].split("$")[0],)
             best = pkg
-        elif len(pkg) >= 2 and pkg[:2] == best[:2]:
+            stem = ".".join(pkg[:2]) + "." if len(pkg) >= 2 else "\x00"
+        elif len(pkg) >= 2:
             n = 2
             while n < len(best) and n < len(pkg) and pkg[n] == best[n]:
                 n += 1

@@ -14,6 +14,8 @@ from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFram
 __all__ = ["jvm_frame", "parse_jvm"]
 
 _FRAME = re.compile(r"\s*at ([^\s(]+)\(([^()\n]*)\)")
+# The common shape in one cheap match: ``at sym(File.java:12)``.
+_FAST = re.compile(r"[ \t]*at ([^ (]+)\(([^:)]+):(\d+)\)")
 _MORE = re.compile(r"\s*\.\.\. (\d+) (?:more|common frames omitted)")
 _HEADER = re.compile(
     r"(?:Exception in thread \"([^\"\n]*)\" )?"
@@ -49,9 +51,32 @@ def parse_jvm(lines: list[str]) -> RawTrace:
     candidate: RawException | None = None
     done = False
     awaiting = False  # after ``Caused by:``: message lines until the frames
-    for line in lines:
+    fast_match = _FAST.match
+    n = len(lines)
+    i = 0
+    while i < n:
+        line = lines[i]
+        i += 1
         if len(line) > MAX_LINE:
             continue
+        if in_frames and cur is not None:
+            fast = fast_match(line)
+            if fast:
+                # a run of ordinary frames: consume it in a tight loop
+                append = cur.frames.append
+                while True:
+                    sym, file, num = fast.groups()
+                    if "/" in sym:
+                        sym = sym[sym.rfind("/") + 1 :]
+                    dot = sym.rfind(".")
+                    append((file, int(num), sym[dot + 1 :] or None, sym[:dot] or None, None))
+                    if i >= n:
+                        break
+                    fast = fast_match(lines[i])
+                    if fast is None:
+                        break
+                    i += 1
+                continue
         frame = _FRAME.match(line)
         if frame:
             if awaiting:

@@ -39,7 +39,7 @@ def node_frame(rest: str) -> RawFrame:
     elif rest.startswith("new "):
         func = rest
         loc = ""
-    if func is not None:
+    if func is not None and func.endswith("]") and " [as " in func:
         func = _AS.sub("", func)
     file: str | None = loc or None
     line = col = None

@@ -79,15 +79,19 @@ def parse_python(lines: list[str]) -> RawTrace:
                     slots[indent] = top if not slots else []
                 slot = slots[indent]
                 line = line[box.end() :]
-        header = _HEADER.match(line)
+        if state == _FRAMES and line.startswith("    ") and not boxed and cur is not None:
+            # the echoed source line or its carets (frames are indented by two): never kept
+            frames = cur.exc.frames
+            if frames and frames[-1][2] is None:
+                source_indent = _syntax_caret(cur.exc, line, line.strip(), source_indent)
+            continue
+        header = _HEADER.match(line) if "Traceback" in line else None
         if header:
             if header[1] and not boxed:
                 boxed = True
                 if line.lstrip().startswith("+"):
                     indent = len(line) - len(line.lstrip())
                     slots[indent] = top
-            if cur is not None and state == _FRAMES and cur.exc.type:
-                pass
             count += 1
             if count > MAX_EXCEPTIONS:
                 break
@@ -98,7 +102,7 @@ def parse_python(lines: list[str]) -> RawTrace:
             pending_rel = None
             state = _FRAMES
             continue
-        frame = _FRAME.match(line)
+        frame = _FRAME.match(line) if 'File "' in line else None
         if frame:
             if cur is None or state != _FRAMES:
                 if top and not boxed and pending_rel is None:

@@ -48,11 +48,8 @@ class RawException:
         self.omitted = 0
 
     def add(self, frame: RawFrame) -> None:
-        """Append a frame, counting it in ``omitted`` past the cap."""
-        if len(self.frames) < MAX_FRAMES:
-            self.frames.append(frame)
-        else:
-            self.omitted += 1
+        """Append a frame (the build step caps them at ``MAX_FRAMES``, counting the rest)."""
+        self.frames.append(frame)
 
     def append_message(self, text: str) -> None:
         """Add a continuation line to the message (capped)."""

@@ -1,0 +1,142 @@
+"""``clean()`` per input class, against the targets of issue 2 (``python -m benchmarks clean``).
+
+Inputs are real: rule fixtures captured from live servers and drivers (tests/rules/fixtures/)
+and Defects4J JVM traces (benchmarks/data/defects4j/, MIT, see its README). Each row's note
+says which rule won (or ``fallback``) so a reader can see the path that was timed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks._harness import Case
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "rules" / "fixtures"
+DEFECTS4J = Path(__file__).resolve().parent / "data" / "defects4j"
+
+
+def _first(*candidates: str) -> tuple[str, str]:
+    """The first fixture that exists: (its name, its text)."""
+    for name in candidates:
+        path = FIXTURES / name
+        if path.exists():
+            return name, path.read_text(encoding="utf-8")
+    raise FileNotFoundError(f"none of {candidates} under {FIXTURES}")
+
+
+def _d4j(name: str) -> str:
+    return (DEFECTS4J / f"{name}.txt").read_text(encoding="utf-8")
+
+
+def _filler(size: int) -> str:
+    """``size`` characters of real JVM test-failure traces (no rule matches them)."""
+    block = "\n".join(_d4j(n) for n in ("Math-25", "Compress-28", "Csv-7", "Jsoup-85"))
+    return (block * (size // len(block) + 1))[:size]
+
+
+def _startup(cache_dir: str) -> float:
+    """Milliseconds for ``import hintline`` + the first ``clean()`` in a fresh interpreter."""
+    code = (
+        "import time; t = time.perf_counter(); import hintline; "
+        "hintline.clean('psycopg.errors.UniqueViolation: duplicate key value violates unique "
+        'constraint "users_email_key"\'); print((time.perf_counter() - t) * 1000)'
+    )
+    env = {
+        **os.environ,
+        "HINTLINE_CACHE_DIR": cache_dir,
+        "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    return float(out.stdout.strip())
+
+
+def _note(text: str) -> str:
+    import hintline
+
+    return hintline.clean(text).rule or "fallback"
+
+
+def cases() -> list[Case]:
+    """The rows of the issue's speed table."""
+    import hintline
+
+    short_name, short = _first("db/pg-psycopg-fk-insert.txt", "db/pg-psycopg2-fk-insert.txt")
+    jdbc_name, jdbc = _first("db/mariadb-jdbc-fk-insert.txt", "db/pg-jdbc-fk-insert.txt")
+    sqla_name, sqla = _first("db/pg-sqlalchemy-fk-insert.txt")
+    node_candidates = (
+        sorted((FIXTURES / "node").glob("*.txt")) if (FIXTURES / "node").is_dir() else []
+    )
+    node = next((p for p in node_candidates if 2000 <= p.stat().st_size <= 5000), None)
+    nomatch = _d4j("Time-8")[:3072]
+    tail_error = (FIXTURES / sqla_name).read_text(encoding="utf-8")
+    log64 = _filler(64 * 1024 - len(tail_error) - 1) + "\n" + tail_error
+    big = _filler(10 * 1024 * 1024) + "\n" + tail_error
+
+    def row(name: str, text: str, target: float) -> Case:
+        return Case("clean", name, lambda: hintline.clean(text), target, note=_note(text))
+
+    # 2,048 variants of the short message, each with another column name: more than the
+    # 1,024 cached renderings, so every call renders (normalise, format, scrub) again.
+    variants = [short.replace("user_id", f"user_id_{n}") for n in range(2048)]
+    state = {"n": 0}
+
+    def uncached() -> object:
+        state["n"] = (state["n"] + 1) % len(variants)
+        return hintline.clean(variants[state["n"]])
+
+    rows = [
+        row(f"short <1KB ({short_name}, {len(short)} B)", short, 2),
+        Case(
+            "clean",
+            "short <1KB, 2,048 distinct keys (render cache misses)",
+            uncached,
+            2,
+            note=_note(variants[1]),
+        ),
+        row(f"trace JDBC ({jdbc_name}, {len(jdbc)} B)", jdbc, 5),
+        row(f"trace SQLAlchemy ({sqla_name}, {len(sqla)} B)", sqla, 5),
+    ]
+    if node is not None:
+        rows.append(
+            row(
+                f"trace Node ({node.parent.name}/{node.name}, {node.stat().st_size} B)",
+                node.read_text(),
+                5,
+            )
+        )
+    rows += [
+        row(f"no match, fallback (Defects4J Time-8, {len(nomatch)} B)", nomatch, 10),
+        row(f"64 KiB log, error at the end ({len(log64.encode())} B)", log64, 60),
+        row(f"10 MB input, bounded first ({len(big.encode())} B)", big, 100),
+    ]
+    warm = tempfile.mkdtemp(prefix="hintline-bench-cache-")
+    _startup(warm)  # fill the disk cache once
+
+    def cold() -> None:
+        with tempfile.TemporaryDirectory(prefix="hintline-bench-cold-") as empty:
+            _startup(empty)
+
+    rows += [
+        Case(
+            "clean",
+            "import + first call, warm cache (fresh interpreter, wall)",
+            lambda: _startup(warm),
+            100_000,
+            note="includes interpreter start-up",
+        ),
+        Case(
+            "clean",
+            "import + first call, cold cache (fresh interpreter, wall)",
+            cold,
+            100_000,
+            note="Hyperscan compiles in the background; re answers the first calls",
+        ),
+    ]
+    return rows

@@ -1,0 +1,92 @@
+"""``hintline serve``: the administrator-only error hints page."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import errno
+import os
+import socket
+import sys
+from pathlib import Path
+
+__all__ = ["register", "run"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve`` subcommand."""
+    p = sub.add_parser("serve", help="serve the administrator-only error hints page")
+    p.add_argument("paths", nargs="+", metavar="LOG", help="log files to list errors from")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--users", help="users file (see `hintline users`)")
+    p.add_argument("--config", help="model configuration file")
+    p.add_argument("--configuration", help="configuration name (default: the default one)")
+    p.add_argument("--project-root", help="the project's root, for anchored hints")
+    p.add_argument(
+        "--trusted-user-header",
+        help="trust this header (e.g. X-Remote-User) set by an authenticating reverse proxy; off by default",
+    )
+    p.add_argument("--ssl-certfile", help="serve over TLS with this certificate")
+    p.add_argument("--ssl-keyfile", help="the TLS key")
+    p.set_defaults(func=run)
+
+
+def _port_free(host: str, port: int) -> str | None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} on {host} is already in use: choose another with --port"
+            return f"cannot bind {host}:{port}: {exc.strerror}"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    try:
+        import uvicorn
+
+        from hintline.web import Settings, create_app
+        from hintline.web._users import UserStore, default_users_path
+    except ImportError as exc:
+        print(f"hintline: {exc}", file=sys.stderr)
+        return 2
+    users_path = default_users_path(args.users)
+    if not UserStore(users_path).names() and not args.trusted_user_header:
+        print(
+            f"hintline: no users in {users_path}: add one with `hintline users add NAME --role admin`",
+            file=sys.stderr,
+        )
+        return 2
+    problem = _port_free(args.host, args.port)
+    if problem:
+        print(f"hintline: {problem}", file=sys.stderr)
+        return 2
+    https = bool(args.ssl_certfile)
+    settings = Settings(
+        log_paths=tuple(args.paths),
+        users_path=Path(users_path),
+        configuration=args.configuration,
+        config_path=args.config,
+        project_root=args.project_root,
+        https=https,
+        trusted_user_header=args.trusted_user_header,
+    )
+    if os.environ.get("HINTLINE_SECRET_KEY"):  # keeps sessions valid across restarts
+        settings = dataclasses.replace(settings, secret_key=os.environ["HINTLINE_SECRET_KEY"])
+    scheme = "https" if https else "http"
+    print(f"hintline: serving error hints on {scheme}://{args.host}:{args.port}/", file=sys.stderr)
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ssl_certfile=args.ssl_certfile,
+        ssl_keyfile=args.ssl_keyfile,
+        server_header=False,
+    )
+    return 0

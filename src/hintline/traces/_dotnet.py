@@ -1,0 +1,94 @@
+""".NET traces (CoreCLR and Mono): ``Outer: msg ---> Inner: msg``, ``at Ns.Type.Method(args)
+in file:line N`` (Mono: ``at Ns.Type.Method (args) [0x0001c] in file:N``), and
+``--- End of inner exception stack trace ---`` between the innermost and outer frames.
+
+The header lists the chain outermost first; the frame blocks come innermost first. Mono
+prints an unhandled exception twice (``[ERROR] FATAL UNHANDLED EXCEPTION:``): once is read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hintline.traces._detect import is_dotnet_frame
+from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
+
+__all__ = ["parse_dotnet"]
+
+_TYPE = re.compile(r"\s*(?:Unhandled [Ee]xception[.:]\s*|\[ERROR\] FATAL UNHANDLED EXCEPTION: )?([A-Za-z_][\w.`+]*(?:Exception|Error|Exception`\d+)\b|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:: ?(.*))?$")
+_END_INNER = "--- End of inner exception stack trace ---"
+
+
+def dotnet_frame(rest: str) -> RawFrame:
+    """Parse what follows ``at `` in a .NET frame line (arguments are cut)."""
+    open_ = rest.find("(")
+    sym = (rest[:open_] if open_ > 0 else rest).strip()
+    close = rest.rfind(")")
+    tail = rest[close + 1 :] if close >= 0 else ""
+    file: str | None = None
+    line: int | None = None
+    pos = tail.find(" in ")
+    if pos >= 0:
+        loc = tail[pos + 4 :].strip()
+        file, colon, num = loc.rpartition(":")
+        num = num.removeprefix("line ").strip()
+        if colon and num.isdigit():
+            line = int(num)
+        else:
+            file = loc
+        if file.startswith("<") and file.endswith(">"):
+            file, line = None, None  # Mono's assembly id: no source file
+        elif line == 0:
+            line = None
+    module, _, function = sym.rpartition(".")
+    return (file, line, function or None, module or None, None)
+
+
+def parse_dotnet(lines: list[str]) -> RawTrace:
+    """Parse the first .NET exception (with its inner exceptions) in ``lines``."""
+    trace = RawTrace("dotnet")
+    chain: list[RawException] = []
+    block = -1  # index into chain, counted from the innermost
+    in_frames = False
+    for line in lines:
+        if len(line) > MAX_LINE:
+            continue
+        s = line.strip()
+        if s.startswith("at ") and chain:
+            if is_dotnet_frame(s) or " in " in s or s.endswith(")"):
+                in_frames = True
+                chain[block].add(dotnet_frame(s[3:]))
+            continue
+        if s == _END_INNER:
+            if block > 0:
+                block -= 1
+            continue
+        if s.startswith("--- End of stack trace from previous location"):
+            continue
+        if in_frames:
+            break  # the frames ended: a second copy or other text
+        if s.startswith("---> ") and chain and len(chain) < MAX_EXCEPTIONS:
+            part = s[5:]
+            m = _TYPE.match(part)
+            exc = RawException(m[1], m[2] or "") if m else RawException("Exception", part)
+            chain.append(exc)
+            block = len(chain) - 1
+            continue
+        if not chain:
+            if s.startswith(("Unhandled exception", "Unhandled Exception")) and s.rstrip(".:") in ("Unhandled exception", "Unhandled Exception"):
+                continue
+            m = _TYPE.match(line)
+            if not m:
+                continue
+            for part in line.split(" ---> ")[:MAX_EXCEPTIONS]:
+                pm = _TYPE.match(part)
+                chain.append(RawException(pm[1], (pm[2] or "").strip()) if pm else RawException("Exception", part.strip()))
+            block = len(chain) - 1
+            continue
+        if s and chain and not in_frames:
+            chain[-1].append_message(s)
+    for i, exc in enumerate(chain):
+        exc.relation = "cause" if i else None
+        trace.exceptions.append(exc)
+    trace.chain_parents()
+    return trace

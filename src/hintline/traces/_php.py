@@ -1,0 +1,233 @@
+"""PHP traces: ``Uncaught X: msg in file:N``, ``Stack trace:``, ``#N file(line): call()``,
+``Next X`` chains, ``thrown in … on line N``; Monolog's ``[object] (X(code: N): msg at f:N)``
+with ``[stacktrace]`` and ``[previous exception]``; Monolog's JsonFormatter objects; and the
+one-line JSON form with ``\\n`` escapes (TYPO3, Monolog), unescaped before it gets here.
+
+PHP's ``#N file(line): f()`` row means *f was called from file:line*; the frames are shifted
+so each frame's function is the one that line is in, and the throw site (from the header)
+comes first. Call arguments are cut.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from hintline.traces._raw import (
+    MAX_EXCEPTIONS,
+    MAX_FRAMES,
+    MAX_LINE,
+    RawException,
+    RawFrame,
+    RawTrace,
+)
+
+__all__ = ["parse_php"]
+
+_UNCAUGHT = re.compile(r"(?:PHP )?(?:Fatal error|Catchable fatal error|Warning|Notice):\s+Uncaught (.*)$")
+_MONOLOG = re.compile(r"(\[previous exception\] )?\[object\] \(([\w\\]+)\(code: -?\d+\): (.*)$")
+_TYPE = re.compile(r"([A-Za-z_\\][\w\\]*): ?(.*)$")
+_ROW = re.compile(r"#(\d+) (.*)$")
+_THROWN = re.compile(r"\s*thrown in .* on line \d+\s*$")
+
+
+def _location(text: str, sep: str) -> tuple[str, str | None, int | None]:
+    """Split ``msg in /f.php:12`` (``sep`` = `` in ``) or ``msg at /f.php:12``."""
+    head, found, loc = text.rpartition(sep)
+    if found:
+        file, colon, line = loc.rpartition(":")
+        if colon and line.isdigit() and file:
+            return head, file, int(line)
+    return text, None, None
+
+
+def _split_call(call: str) -> tuple[str | None, str | None]:
+    """``App\\Repo->find('x')`` → (``App\\Repo``, ``find``); arguments are cut."""
+    paren = call.find("(")
+    name = call[:paren] if paren > 0 else call
+    for sep in ("->", "::"):
+        pos = name.rfind(sep)
+        if pos > 0:
+            return name[:pos], name[pos + len(sep) :]
+    slash = name.rfind("\\")
+    if slash > 0:
+        return name[:slash], name[slash + 1 :]
+    return None, name or None
+
+
+def _row(body: str) -> tuple[str | None, int | None, str] | None:
+    if body.startswith("{main}"):
+        return (None, None, "{main}")
+    if body.startswith("[internal function]: "):
+        return (None, None, body[21:])
+    end = body.find("): ")
+    if end <= 0:
+        return None
+    loc, call = body[:end], body[end + 3 :]
+    open_ = loc.rfind("(")
+    if open_ <= 0 or not loc[open_ + 1 :].isdigit():
+        return None
+    return (loc[:open_], int(loc[open_ + 1 :]), call)
+
+
+class _Block:
+    __slots__ = ("exc", "file", "line", "rows")
+
+    def __init__(self, exc: RawException, file: str | None, line: int | None) -> None:
+        self.exc = exc
+        self.file = file
+        self.line = line
+        self.rows: list[tuple[str | None, int | None, str]] = []
+
+    def frames(self) -> None:
+        out = self.exc.frames
+        rows = self.rows
+        calls = [r[2] for r in rows]
+        if self.file is not None:
+            function, module = _first_call(calls, 0)
+            out.append((self.file, self.line, function, module, None))
+        for i, (file, line, _call) in enumerate(rows):
+            if _call == "{main}" or len(out) >= MAX_FRAMES:
+                break
+            nxt = _first_call(calls, i + 1)
+            out.append((file, line, nxt[0], nxt[1], None))
+
+
+def _first_call(calls: list[str], i: int) -> tuple[str | None, str | None]:
+    if i >= len(calls) or calls[i] == "{main}":
+        return ("{main}", None) if i < len(calls) else (None, None)
+    module, function = _split_call(calls[i])
+    return (function, module)
+
+
+def parse_php(lines: list[str]) -> RawTrace:
+    """Parse the first PHP exception chain found in ``lines``."""
+    trace = RawTrace("php")
+    blocks: list[_Block] = []
+    outer_first = False  # Monolog prints the outer exception first, PHP itself the inner
+    header: list[str] = []
+    cur: _Block | None = None
+    in_rows = False
+    for line in lines:
+        if len(line) > MAX_LINE:
+            continue
+        s = line.strip()
+        if header:
+            if s in ("Stack trace:", "[stacktrace]"):
+                cur = _start(blocks, header, outer_first)
+                header = []
+                in_rows = True
+                continue
+            if s.startswith("#0 "):
+                cur = _start(blocks, header, outer_first)
+                header = []
+                in_rows = True
+            else:
+                header.append(line)
+                if len(header) > 50:
+                    header = []
+                continue
+        row = _ROW.match(s) if s.startswith("#") else None
+        if row and cur is not None and in_rows:
+            parsed = _row(row[2])
+            if parsed is not None and len(cur.rows) < MAX_FRAMES:
+                cur.rows.append(parsed)
+            continue
+        if _THROWN.match(line):
+            break
+        text = _header_text(line)
+        if text is not None:
+            if len(blocks) >= MAX_EXCEPTIONS:
+                break
+            if text.startswith(("[object] ", "[previous exception] [object] ")):
+                outer_first = True
+            elif blocks and not line.lstrip().startswith("Next "):
+                break
+            header = [text]
+            in_rows = False
+            continue
+        if s.startswith("{") and '"class":' in s and not blocks and _monolog_json(s, trace):
+            return trace
+    if header and not blocks:
+        _start(blocks, header, outer_first)
+    ordered = blocks if outer_first else blocks[::-1]
+    for block in ordered:
+        block.frames()
+        trace.exceptions.append(block.exc)
+    trace.chain_parents()
+    return trace
+
+
+def _header_text(line: str) -> str | None:
+    """The ``Type: msg in file:N`` part of a line that starts an exception, if it does."""
+    s = line.strip()
+    if s.startswith("Next "):
+        return s[5:]
+    m = _UNCAUGHT.search(line)
+    if m:
+        return m[1]
+    pos = s.find("[object] (")
+    if pos >= 0:
+        return s[pos:]
+    pos = s.rfind('"exception":"')
+    if pos >= 0:
+        return s[pos + 13 :]
+    if _TYPE.match(s) and (" in /" in s or (" in " in s and ":\\" in s)):
+        return s
+    return None
+
+
+def _start(blocks: list[_Block], header: list[str], outer_first: bool) -> _Block:
+    text = "\n".join(header)
+    monolog = _MONOLOG.match(text)
+    if monolog:
+        body = monolog[3].rstrip()
+        body = body.removesuffix(")")
+        msg, file, line = _location(body, " at ")
+        exc = RawException(monolog[2], msg)
+    else:
+        m = _TYPE.match(text)
+        type_, rest = (m[1], m[2]) if m else ("Exception", text)
+        msg, file, line = _location(rest, " in ")
+        exc = RawException(type_, msg)
+    block = _Block(exc, file, line)
+    blocks.append(block)
+    return block
+
+
+def _monolog_json(line: str, trace: RawTrace) -> bool:
+    """Monolog's JsonFormatter: ``{"class": …, "file": "f:N", "trace": [...], "previous": …}``."""
+    start, end = line.find("{"), line.rfind("}")
+    if start < 0 or end <= start or end - start > 2_000_000:
+        return False
+    try:
+        data = json.loads(line[start : end + 1])
+    except ValueError:
+        return False
+    found = _find_exception(data, 0)
+    while isinstance(found, dict) and len(trace.exceptions) < MAX_EXCEPTIONS:
+        exc = RawException(str(found.get("class") or "Exception"), str(found.get("message") or ""))
+        for i, item in enumerate([found.get("file"), *(found.get("trace") or [])]):
+            if not isinstance(item, str) or i >= MAX_FRAMES:
+                continue
+            file, colon, num = item.rpartition(":")
+            frame: RawFrame = (file, int(num), None, None, None) if colon and num.isdigit() else (item, None, None, None, None)
+            exc.add(frame)
+        trace.exceptions.append(exc)
+        found = found.get("previous")
+    trace.chain_parents()
+    return bool(trace.exceptions)
+
+
+def _find_exception(data: Any, depth: int) -> dict[str, Any] | None:
+    if depth > 6:
+        return None
+    if isinstance(data, dict):
+        if "class" in data and "message" in data:
+            return data
+        for value in data.values():
+            hit = _find_exception(value, depth + 1)
+            if hit is not None:
+                return hit
+    return None

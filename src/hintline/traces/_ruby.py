@@ -1,0 +1,62 @@
+"""Ruby traces: ``file:N:in 'meth': message (Class)`` then tab-``from file:N:in 'meth'``
+lines; a cause follows as another such header (Ruby ≥ 3.1 prints causes after the error).
+
+Both quoting styles are read: backtick-quote (Ruby ≤ 3.3) and ``'Class#meth'`` (Ruby 3.4).
+error_highlight's echoed source line and caret are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
+
+__all__ = ["parse_ruby"]
+
+_HEAD = re.compile(r"([^\s:][^:]*):(\d+):in [`']([^`'\n]*)': (.*)$")
+_FROM = re.compile(r"\s*from ([^:\n]+):(\d+):in [`']([^`'\n]*)'")
+_CLASS = re.compile(r" \(([A-Z][\w:]*)\)$")
+
+
+def _frame(file: str, line: str, method: str) -> RawFrame:
+    module: str | None = None
+    for sep in ("#", "."):
+        pos = method.find(sep)
+        if pos > 0 and method[:pos][:1].isupper():
+            module, method = method[:pos], method[pos + 1 :]
+            break
+    return (file, int(line), method or None, module, None)
+
+
+def parse_ruby(lines: list[str]) -> RawTrace:
+    """Parse the first Ruby error (and its printed causes) in ``lines``."""
+    trace = RawTrace("ruby")
+    out = trace.exceptions
+    cur: RawException | None = None
+    for line in lines:
+        if len(line) > MAX_LINE:
+            continue
+        f = _FROM.match(line)
+        if f:
+            if cur is not None:
+                cur.add(_frame(f[1], f[2], f[3]))
+            continue
+        h = _HEAD.match(line)
+        if h:
+            if cur is not None and not cur.frames:
+                break
+            if len(out) >= MAX_EXCEPTIONS:
+                break
+            rest = h[4]
+            cls = _CLASS.search(rest)
+            if cls:
+                cur = RawException(cls[1], rest[: cls.start()])
+            else:
+                cur = RawException("RuntimeError" if rest == "unhandled exception" else "Exception", rest)
+            cur.add(_frame(h[1], h[2], h[3]))
+            out.append(cur)
+            continue
+        if cur is not None and line.strip() and not line.startswith((" ", "\t")) and len(out) == 1 and len(cur.frames) == 1:
+            continue
+    trace.chain_parents()
+    return trace

@@ -1,0 +1,11 @@
+"""The administrator-only web page: ``hintline serve`` (the ``web`` extra).
+
+Starlette was chosen for its size: an ASGI toolkit with server-rendered Jinja2 templates, signed
+session cookies and a test client, without an ORM or a plugin system the page does not need.
+"""
+
+from __future__ import annotations
+
+from hintline.web._app import Settings, create_app
+
+__all__ = ["Settings", "create_app"]

@@ -1,0 +1,1 @@
+"""Tests of hintline.explain, `hintline explain` and `hintline usage`."""

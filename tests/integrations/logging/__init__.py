@@ -1,0 +1,1 @@
+"""Tests of hintline.integrations.logging (stdlib: always available)."""
