@@ -213,7 +213,9 @@ def clean(error: str | bytes | BaseException) -> Hint:
         has been through :func:`hintline.scrub`.
     """
     try:
-        text = prepare(error)
+        # scrub the whole text first: a line picked from it later may hold only part of a
+        # multi-line secret (a PEM body line), which no pattern recognises on its own
+        text = scrub(prepare(error))
         found = _engine.match(text)
         if found is not None:
             return render(found.rule, found.groups)
