@@ -181,12 +181,12 @@ def compile_rules(rules: Sequence[Rule], *, engine: str | None = None) -> Matche
             raise ConfigError(
                 "HINTLINE_ENGINE=hyperscan but the hyperscan package is not installed"
             )
-        return _hyperscan.HyperscanMatcher(rules, _compile_entries(rules))
+        return _hyperscan.HyperscanMatcher(rules)
     if engine not in (None, ""):
         raise ConfigError(f"unknown engine {engine!r}: use 're' or 'hyperscan'")
     if not _hyperscan.AVAILABLE:
         return ReMatcher(rules)
-    return _hyperscan.AutoMatcher(rules, ReMatcher(rules))
+    return _hyperscan.AutoMatcher(rules)
 
 
 _lock = threading.Lock()

@@ -17,10 +17,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hintline._engine import Match, passes_guard
-from hintline._patterns import CASEFOLD_SPECIALS, to_hyperscan
+from hintline._patterns import (
+    CASEFOLD_SPECIALS,
+    Guard,
+    may_span_lines,
+    required_literals,
+    to_hyperscan,
+)
 
 if TYPE_CHECKING:
-    from hintline._engine import ReMatcher, _Compiled
+    from hintline._engine import ReMatcher
     from hintline.rules._model import Rule
 
 _hs: Any
@@ -37,7 +43,7 @@ AVAILABLE = _hs is not None
 CACHE_ENV = "HINTLINE_CACHE_DIR"
 """Where compiled databases are cached (``off`` disables the cache)."""
 
-_FORMAT = 1
+_FORMAT = 2
 
 
 def describe() -> str:
@@ -112,17 +118,6 @@ class _Plan:
                 _flags_for(translated.caseless, translated.dotall, translated.multiline)
             )
 
-    def key(self) -> str:
-        assert _hs is not None
-        from hyperscan import _version
-
-        digest = hashlib.sha256()
-        header = [_FORMAT, str(getattr(_version, "__version__", "")), platform.machine()]
-        digest.update(json.dumps(header).encode())
-        for expression, index, flags in zip(self.expressions, self.ids, self.flags, strict=True):
-            digest.update(b"\0%d\0%d\0" % (index, flags) + expression)
-        return digest.hexdigest()[:40]
-
     def compile(self) -> Any:
         """Compile every expression; one Hyperscan rejects goes prefiltered, else to ``always``."""
         assert _hs is not None
@@ -151,31 +146,65 @@ class _Plan:
         return _try_compile(self.expressions, self.ids, self.flags) if keep else None
 
 
-def _load(path: Path, plan: _Plan) -> tuple[bool, Any]:
-    """``(True, database)`` from the cache file, or ``(False, None)`` if missing or corrupt."""
+TRANSLATION = 2
+"""Bumped whenever :func:`hintline._patterns.to_hyperscan` changes what it produces."""
+
+
+def cache_key(rules: Sequence[Rule]) -> str:
+    """The cache file's key: the patterns, the translation, the library and the machine."""
     assert _hs is not None
-    if not path.exists():
-        return False, None
+    from hyperscan import _version
+
+    digest = hashlib.sha256()
+    header = [_FORMAT, TRANSLATION, str(getattr(_version, "__version__", "")), platform.machine()]
+    digest.update(json.dumps(header).encode())
+    for rule in rules:
+        digest.update(b"\0" + rule.pattern.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:40]
+
+
+def _cache_path(rules: Sequence[Rule]) -> Path | None:
+    directory = cache_dir()
+    return None if directory is None else directory / f"rules-{cache_key(rules)}.hsdb"
+
+
+class _Layout:
+    """What a matcher needs besides the database; stored in the cache file's header so that a
+    warm start parses no pattern."""
+
+    def __init__(self, always: list[int], caseless: list[int], spans: list[bool]) -> None:
+        self.always = always
+        self.caseless = caseless
+        self.spans = spans
+
+
+def _load(path: Path, size: int) -> tuple[Any, _Layout] | None:
+    """``(database, layout)`` from the cache file, or ``None`` if missing, stale or corrupt."""
+    assert _hs is not None
     try:
         raw = path.read_bytes()
+    except OSError:
+        return None
+    try:
         header_end = raw.index(b"\n")
         header = json.loads(raw[:header_end])
         blob = raw[header_end + 1 :]
         if header.get("format") != _FORMAT or hashlib.sha256(blob).hexdigest() != header["sha256"]:
-            return False, None
+            return None
+        layout = _Layout(
+            [int(i) for i in header["always"]],
+            [int(i) for i in header["caseless"]],
+            [bool(x) for x in header["spans"]],
+        )
+        if len(layout.spans) != size:
+            return None
         database = _hs.loadb(blob, _hs.HS_MODE_BLOCK) if blob else None
-        plan.always = [int(i) for i in header["always"]]
-        kept = set(header["ids"])
-        keep = [n for n, index in enumerate(plan.ids) if index in kept]
-        plan.expressions = [plan.expressions[n] for n in keep]
-        plan.ids = [plan.ids[n] for n in keep]
-        plan.flags = [int(f) for f in header["flags"]]
     except Exception:
-        return False, None
-    return True, database
+        return None
+    return database, layout
 
 
-def _save(path: Path, plan: _Plan, database: Any) -> None:
+def _save(path: Path, database: Any, layout: _Layout) -> None:
     """Write the cache file atomically; any failure only means no cache."""
     assert _hs is not None
     try:
@@ -183,9 +212,9 @@ def _save(path: Path, plan: _Plan, database: Any) -> None:
         header = {
             "format": _FORMAT,
             "sha256": hashlib.sha256(blob).hexdigest(),
-            "always": plan.always,
-            "ids": plan.ids,
-            "flags": plan.flags,
+            "always": layout.always,
+            "caseless": layout.caseless,
+            "spans": layout.spans,
         }
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
@@ -204,34 +233,35 @@ class HyperscanMatcher:
 
     Args:
         rules: the ordered rule table.
-        entries: the ``re`` side of each rule (pattern, guard, whether it spans lines).
         use_cache: read and write the compiled database in :func:`cache_dir`.
     """
 
     name = "hyperscan"
 
-    def __init__(
-        self,
-        rules: Sequence[Rule],
-        entries: Sequence[_Compiled],
-        *,
-        use_cache: bool = True,
-        plan: _Plan | None = None,
-    ) -> None:
+    def __init__(self, rules: Sequence[Rule], *, use_cache: bool = True) -> None:
         assert _hs is not None
         self.rules: tuple[Rule, ...] = tuple(rules)
-        self.entries = tuple(entries)
-        plan = plan if plan is not None else _Plan(self.rules)
-        directory = cache_dir() if use_cache else None
-        path = None if directory is None else directory / f"rules-{plan.key()}.hsdb"
-        loaded, database = (False, None) if path is None else _load(path, plan)
-        if not loaded:
+        path = _cache_path(self.rules) if use_cache else None
+        loaded = None if path is None else _load(path, len(self.rules))
+        if loaded is None:
+            plan = _Plan(self.rules)
             database = plan.compile()
+            layout = _Layout(
+                plan.always, plan.caseless, [may_span_lines(r.pattern) for r in self.rules]
+            )
             if path is not None:
-                _save(path, plan, database)
+                _save(path, database, layout)
+        else:
+            database, layout = loaded
         self._database = database
-        self._always = tuple((index, -1) for index in plan.always)
-        self._caseless = tuple((index, -1) for index in plan.caseless)
+        # re.compile hits re's own cache: Rule compiled every pattern when it was declared.
+        self._regex = tuple(re.compile(r.pattern) for r in self.rules)
+        self._spans = tuple(layout.spans)
+        self._guards: dict[int, Guard | None] = {
+            i: required_literals(self.rules[i].pattern) for i in layout.always
+        }
+        self._always = tuple((index, -1) for index in layout.always)
+        self._caseless = tuple((index, -1) for index in layout.caseless)
         self._local = threading.local()
 
     @property
@@ -271,20 +301,20 @@ class HyperscanMatcher:
             if index == seen:
                 continue
             seen = index
-            entry = self.entries[index]
             if end < 0:
-                if not passes_guard(entry.guard, text, folded):
+                if not passes_guard(self._guards.get(index), text, folded):
                     continue
                 pos = 0
-            elif entry.spans_lines:
+            elif self._spans[index]:
                 pos = 0
             else:
                 # The match lies on the line of its last byte: search from that line's start.
                 line = data.rfind(b"\n", 0, end - 1) + 1
                 pos = line if text.isascii() else len(data[:line].decode("utf-8"))
-            found = entry.regex.search(text, pos)
+            regex = self._regex[index]
+            found = regex.search(text, pos)
             if found is None and pos:
-                found = entry.regex.search(text)
+                found = regex.search(text)
             if found is not None:
                 return Match(index, self.rules[index], found.groupdict())
         return None
@@ -296,28 +326,34 @@ class AutoMatcher:
 
     Args:
         rules: the ordered rule table.
-        fallback: the ``re`` engine over the same rules.
     """
 
     name = "hyperscan"
 
-    def __init__(self, rules: Sequence[Rule], fallback: ReMatcher) -> None:
+    def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules: tuple[Rule, ...] = tuple(rules)
-        self.fallback = fallback
         self.ready: HyperscanMatcher | None = None
         self.failed = False
+        self._fallback: ReMatcher | None = None
         self._done = threading.Event()
-        directory = cache_dir()
-        self._plan = _Plan(self.rules)
-        cached = directory is not None and (directory / f"rules-{self._plan.key()}.hsdb").exists()
-        if cached:
-            self._build()
+        path = _cache_path(self.rules)
+        if path is not None and path.exists():
+            self._build()  # a warm cache loads in milliseconds
         else:
             threading.Thread(target=self._build, name="hintline-hyperscan", daemon=True).start()
 
+    @property
+    def fallback(self) -> ReMatcher:
+        """The ``re`` engine over the same rules (built on first use)."""
+        if self._fallback is None:
+            from hintline._engine import ReMatcher
+
+            self._fallback = ReMatcher(self.rules)
+        return self._fallback
+
     def _build(self) -> None:
         try:
-            self.ready = HyperscanMatcher(self.rules, self.fallback.entries, plan=self._plan)
+            self.ready = HyperscanMatcher(self.rules)
         except Exception:
             self.failed = True  # keep answering with re
         finally:

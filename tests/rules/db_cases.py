@@ -2,10 +2,12 @@
 
 Shared by ``scripts/fixtures/gen_db_errors.py`` (which hands each case to a Python, node or Java client as JSON)
 and ``tests/rules/test_db_live.py``. A case is ``setup`` statements (run in autocommit) followed by
-``fail`` statements, the last of which raises. ``special`` names cases a plain statement list
+``fail`` statements, the last of which raises (an earlier one may fail on purpose: its error is
+ignored, as in ``aborted_transaction``). ``special`` names cases a plain statement list
 cannot express: ``deadlock`` (two concurrent transactions), ``lock_wait`` (a second connection
 waiting on a row lock), ``refused`` (connect to a closed port), ``cannot_open`` and ``readonly``
-(SQLite file errors).
+(SQLite file errors), ``serialization`` (a REPEATABLE READ conflict), ``auth_failed`` /
+``access_denied`` (a wrong password) and ``command_denied`` (a login without privileges).
 """
 
 from __future__ import annotations
@@ -94,6 +96,17 @@ CASES: dict[str, dict[str, list[str]]] = {
             "SET ROLE reader",
             "SELECT * FROM users",
         ],
+        "invalid_uuid": ["SELECT * FROM users WHERE 'not-a-uuid'::uuid IS NULL"],
+        "invalid_json": ["""SELECT '{"id": 1,'::json"""],
+        "integer_out_of_range": ["SELECT quantity * 2147483647 FROM orders"],
+        "value_too_long": [
+            "CREATE TEMP TABLE codes (code varchar(8))",
+            "INSERT INTO codes VALUES ('north-east-1')",
+        ],
+        "operator_mismatch": ["SELECT * FROM users WHERE id = '1'::text"],
+        "aborted_transaction": ["BEGIN", "SELECT * FROM userz", "SELECT * FROM users"],
+        "serialization": [],
+        "auth_failed": [],
     },
     "mariadb": {
         **_COMMON,
@@ -105,18 +118,34 @@ CASES: dict[str, dict[str, list[str]]] = {
         "data_too_long": [
             "INSERT INTO orders (id, user_id, quantity, region) VALUES (11, 1, 1, 'north-east-1')"
         ],
+        "out_of_range": ["INSERT INTO orders (id, user_id, quantity) VALUES (11, 1, 99999999999)"],
+        "incorrect_datetime": [
+            "CREATE TEMPORARY TABLE events (id int, happened_at datetime)",
+            "INSERT INTO events VALUES (1, 'yesterday')",
+        ],
+        "statement_timeout": [
+            "SET SESSION max_statement_time = 0.2",
+            "SELECT COUNT(*) FROM seq_1_to_100000 a JOIN seq_1_to_100000 b ON a.seq * b.seq = 7",
+        ],
+        "access_denied": [],
+        "command_denied": [],
     },
     "sqlite": {
         **_COMMON,
         "locked": [],
         "invalid_integer": ["INSERT INTO metrics (id, value) VALUES (1, 'abc')"],
+        "rowid_mismatch": ["INSERT INTO users (id, email) VALUES ('abc', 'cy@example.com')"],
+        "syntax_end": ["SELECT * FROM users WHERE"],
         "cannot_open": [],
         "readonly": [],
     },
 }
 """Failing statements per engine and case (an empty list: a ``special`` case)."""
 
-_SPECIAL = {"deadlock", "lock_timeout", "lock_wait", "refused", "locked", "cannot_open", "readonly"}
+_SPECIAL = {
+    "deadlock", "lock_timeout", "lock_wait", "refused", "locked", "cannot_open", "readonly",
+    "serialization", "auth_failed", "access_denied", "command_denied",
+}  # fmt: skip
 
 
 def case_spec(engine: str, case: str) -> dict[str, Any]:

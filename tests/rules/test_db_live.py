@@ -9,6 +9,7 @@ This is what keeps the rules honest against the servers and drivers installed to
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import threading
@@ -31,7 +32,7 @@ from tests.services.postgres import free_port
 pytestmark = pytest.mark.live
 
 FIXTURES = Path(__file__).parent / "fixtures" / "db"
-PG_SPECIAL = {"deadlock", "lock_timeout", "refused"}
+PG_SPECIAL = {"deadlock", "lock_timeout", "refused", "serialization", "auth_failed"}
 PG_PLAIN = [c for c in CASES["pg"] if c not in PG_SPECIAL]
 SQLITE_SPECIAL = {"locked", "cannot_open", "readonly"}
 SQLITE_PLAIN = [c for c in CASES["sqlite"] if c not in SQLITE_SPECIAL]
@@ -66,14 +67,27 @@ def _raised(fn: Callable[[], object]) -> BaseException:
 # --- PostgreSQL ----------------------------------------------------------------------------
 
 
+def _ignoring_errors(run: Callable[[str], object], statements: list[str]) -> None:
+    """Run all but the last statement, ignoring their errors (a case may fail one on purpose,
+    as ``aborted_transaction`` does), then the last, whose error is the case."""
+    for sql in statements[:-1]:
+        with contextlib.suppress(Exception):
+            run(sql)
+    if statements:
+        run(statements[-1])
+
+
 def _psycopg_run(dsn: str, statements: list[str]) -> None:
     with psycopg.connect(dsn, autocommit=True) as conn:
         for sql in SCHEMA["pg"]:
             conn.execute(sql)
-        for sql in statements:
+
+        def run(sql: str) -> None:
             cur = conn.execute(sql)
             if cur.description is not None:
                 cur.fetchall()
+
+        _ignoring_errors(run, statements)
 
 
 @pytest.mark.parametrize("case", PG_PLAIN)
@@ -93,8 +107,9 @@ def test_pg_psycopg2(postgres: str, case: str) -> None:
         conn.autocommit = True
         try:
             with conn.cursor() as cur:
-                for sql in [*SCHEMA["pg"], *CASES["pg"][case]]:
+                for sql in SCHEMA["pg"]:
                     cur.execute(sql)
+                _ignoring_errors(cur.execute, CASES["pg"][case])
         finally:
             conn.close()
 
@@ -112,8 +127,11 @@ def test_pg_asyncpg(postgres: str, case: str) -> None:
         try:
             for sql in SCHEMA["pg"]:
                 await conn.execute(sql)
-            for sql in CASES["pg"][case]:
-                await conn.fetch(sql)
+            *before, last = CASES["pg"][case]
+            for sql in before:
+                with contextlib.suppress(asyncpg.PostgresError):
+                    await conn.fetch(sql)
+            await conn.fetch(last)
         finally:
             await conn.close()
 
@@ -173,6 +191,35 @@ def test_pg_lock_timeout(postgres: str) -> None:
     _check(exc, _expected("pg", "psycopg", "lock_timeout"))
 
 
+def test_pg_serialization_failure(postgres: str) -> None:
+    """A REPEATABLE READ transaction updating a row another session changed since its snapshot."""
+    _psycopg_run(postgres, [])
+    with psycopg.connect(postgres) as a, psycopg.connect(postgres, autocommit=True) as b:
+        a.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")  # psycopg has not begun one yet
+        a.execute("SELECT * FROM users").fetchall()
+        b.execute("UPDATE users SET name = 'B' WHERE id = 1")
+        exc = _raised(lambda: a.execute("UPDATE users SET name = 'A' WHERE id = 1"))
+        a.rollback()
+    assert isinstance(exc, psycopg.errors.SerializationFailure)
+    _check(exc, _expected("pg", "psycopg", "serialization"))
+
+
+def test_pg_auth_failed(postgres: str) -> None:
+    """A wrong password for a password-checked role: the hint names the user, never the password."""
+    with psycopg.connect(postgres, autocommit=True) as conn:
+        conn.execute("DROP ROLE IF EXISTS app")
+        conn.execute("CREATE ROLE app LOGIN PASSWORD 'app-password'")
+        hba = Path(conn.execute("SHOW hba_file").fetchone()[0])
+        if "host all app" not in hba.read_text():
+            hba.write_text("host all app 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
+            conn.execute("SELECT pg_reload_conf()")
+    wrong = postgres.replace("postgres@", "app:wrong-password@", 1)
+    for connect in (psycopg.connect, psycopg2.connect):
+        exc = _raised(lambda connect=connect: connect(wrong, connect_timeout=5))
+        _check(exc, _expected("pg", "psycopg", "auth_failed"))
+        assert "wrong-password" not in hintline.clean(exc).text
+
+
 @pytest.mark.parametrize("client", ["psycopg", "psycopg2"])
 def test_pg_connection_refused(client: str) -> None:
     """A closed port on 127.0.0.1: the hint names the port."""
@@ -191,8 +238,9 @@ def test_pg_connection_refused(client: str) -> None:
 def _sqlite_run(path: Path, statements: list[str]) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        for sql in [*SCHEMA["sqlite"], *statements]:
-            conn.execute(sql).fetchall()
+        for sql in SCHEMA["sqlite"]:
+            conn.execute(sql)
+        _ignoring_errors(lambda sql: conn.execute(sql).fetchall(), statements)
     finally:
         conn.close()
 

@@ -44,7 +44,7 @@ RULES: tuple[Rule, ...] = (
         code="DB001",
         name="db.pg-foreign-key-missing",
         category=Category.FOREIGN_KEY_VIOLATION,
-        pattern=r'Key \((?P<key>[^)\n]{1,200})\)=\([^\n]{0,500}?\) is not present in table "(?P<table>[^"\n]{1,128})"',
+        pattern=r'Key \((?P<key>[^)\n]+)\)=\([^\n]*?\) is not present in table "(?P<table>[^"\n]+)"',
         hint=_FK_MISSING,
         why="PostgreSQL 23503 on INSERT/UPDATE of a child row: its DETAIL names the column and the parent table.",
         examples=(
@@ -72,7 +72,7 @@ RULES: tuple[Rule, ...] = (
         code="DB002",
         name="db.pg-foreign-key-still-referenced",
         category=Category.FOREIGN_KEY_VIOLATION,
-        pattern=r'Key \((?P<key>[^)\n]{1,200})\)=\([^\n]{0,500}?\) is still referenced from table "(?P<table>[^"\n]{1,128})"',
+        pattern=r'Key \((?P<key>[^)\n]+)\)=\([^\n]*?\) is still referenced from table "(?P<table>[^"\n]+)"',
         hint=(
             "Foreign key constraint failed: '{key}' is still referenced from table '{table}'. "
             "Delete or re-point the referencing '{table}' rows first."
@@ -98,10 +98,30 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        code="DB065",
+        name="db.pg-foreign-key-referenced-key",
+        category=Category.FOREIGN_KEY_VIOLATION,
+        pattern=r"Key \((?P<key>[^)\n]+)\)=\([^\n]*?\) is still referenced",
+        hint=(
+            "Foreign key constraint failed: '{key}' is still referenced by rows of another table. "
+            "Delete or re-point the referencing rows first."
+        ),
+        why="PostgreSQL 23503 DETAIL cut before the table name (log line limits, truncated messages).",
+        examples=(
+            Example(
+                "DETAIL:  Key (id)=(1) is still referenced",
+                "Hint: Foreign key constraint failed: 'id' is still referenced by rows of another table. Delete or re-point the referencing rows first.",
+                key="id",
+                source=_F + "pg-psycopg-fk-delete.txt (DETAIL line, cut)",
+            ),
+        ),
+        near_misses=("Key (id)=(1) is not present in table",),
+    ),
+    Rule(
         code="DB003",
         name="db.pg-foreign-key",
         category=Category.FOREIGN_KEY_VIOLATION,
-        pattern=r'violates foreign key constraint "(?P<key>[^"\n]{1,128})"',
+        pattern=r'violates foreign key constraint "(?P<key>[^"\n]+)"',
         hint=(
             "Foreign key constraint '{key}' failed. Make sure the referenced row exists (insert) "
             "or that no rows still reference it (delete)."
@@ -121,7 +141,7 @@ RULES: tuple[Rule, ...] = (
         code="DB004",
         name="db.pg-unique-key",
         category=Category.UNIQUE_VIOLATION,
-        pattern=r"Key \((?P<key>[^)\n]{1,200})\)=\([^\n]{0,500}?\) already exists",
+        pattern=r"Key \((?P<key>[^)\n]+)\)=\([^\n]*?\) already exists",
         hint=_UNIQUE,
         why="PostgreSQL 23505: the DETAIL names the key column(s); a composite key gives its first column.",
         examples=(
@@ -146,7 +166,7 @@ RULES: tuple[Rule, ...] = (
         code="DB005",
         name="db.pg-unique-constraint",
         category=Category.UNIQUE_VIOLATION,
-        pattern=r'duplicate key value violates unique constraint "(?P<key>[^"\n]{1,128})"',
+        pattern=r'duplicate key value violates unique constraint "(?P<key>[^"\n]+)"',
         hint=(
             "Unique constraint '{key}' failed: a row with the same key already exists. "
             "Use a different value or update the existing row (upsert)."
@@ -165,7 +185,7 @@ RULES: tuple[Rule, ...] = (
         code="DB006",
         name="db.pg-not-null",
         category=Category.NOT_NULL_VIOLATION,
-        pattern=r'null value in column "(?P<key>[^"\n]{1,128})"(?: of relation "[^"\n]{1,128}")? violates not-null constraint',
+        pattern=r'null value in column "(?P<key>[^"\n]+)"(?: of relation "[^"\n]+")? violates not-null constraint',
         hint=_NOT_NULL,
         why="PostgreSQL 23502: a NULL (or an omitted column without default) for a NOT NULL column.",
         examples=(
@@ -182,7 +202,7 @@ RULES: tuple[Rule, ...] = (
         code="DB007",
         name="db.pg-check",
         category=Category.CHECK_VIOLATION,
-        pattern=r'violates check constraint "(?P<key>[^"\n]{1,128})"',
+        pattern=r'violates check constraint "(?P<key>[^"\n]+)"',
         hint="Check constraint '{key}' failed. Read its definition and pass values that satisfy it.",
         why="PostgreSQL 23514 on a row (or domain value) that fails a CHECK constraint.",
         examples=(
@@ -200,8 +220,8 @@ RULES: tuple[Rule, ...] = (
         name="db.pg-undefined-column-suggestion",
         category=Category.UNDEFINED_COLUMN,
         pattern=(
-            r'column "?(?P<key>[^"\s]{1,128})"? does not exist[^\n]{0,300}\n(?:[^\n]{0,300}\n){0,12}?'
-            r'[^\n]{0,60}Perhaps you meant to reference the column "(?P<suggestion>[^"\n]{1,128})"'
+            r'column "(?P<key>[^"\n]+)" does not exist[^\n]*\n(?:[^\n]*\n){0,12}?'
+            r'[^\n]*Perhaps you meant to reference the column "(?P<suggestion>[^"\n]+)"'
         ),
         hint="Column '{key}' does not exist; PostgreSQL suggests '{suggestion}'. Use that column name.",
         why="PostgreSQL 42703 with the server's own 'Perhaps you meant' HINT: the fix is in the error.",
@@ -229,7 +249,7 @@ RULES: tuple[Rule, ...] = (
         code="DB009",
         name="db.pg-undefined-column-of-relation",
         category=Category.UNDEFINED_COLUMN,
-        pattern=r'column "(?P<key>[^"\n]{1,128})" of relation "(?P<table>[^"\n]{1,128})" does not exist',
+        pattern=r'column "(?P<key>[^"\n]+)" of relation "(?P<table>[^"\n]+)" does not exist',
         hint="Column '{key}' does not exist in table '{table}'. Check the column name against the table's schema.",
         why="PostgreSQL 42703 in INSERT/UPDATE target lists, which name the table.",
         examples=(
@@ -245,7 +265,7 @@ RULES: tuple[Rule, ...] = (
         code="DB010",
         name="db.pg-undefined-column",
         category=Category.UNDEFINED_COLUMN,
-        pattern=r'column "?(?P<key>[^"\s]{1,128})"? does not exist',
+        pattern=r'column "(?P<key>[^"\n]+)" does not exist',
         hint=_NO_COLUMN,
         why="PostgreSQL 42703 without a suggestion (no similar column exists).",
         examples=(
@@ -257,13 +277,16 @@ RULES: tuple[Rule, ...] = (
                 source=_F + "pg-pg-undefined-column.txt (message line)",
             ),
         ),
-        near_misses=('column "emial" of relation "users" does not exist',),
+        near_misses=(
+            'column "emial" of relation "users" does not exist',
+            "KeyError: \"column 'price' does not exist\"",
+        ),
     ),
     Rule(
         code="DB011",
         name="db.pg-undefined-table",
         category=Category.UNDEFINED_TABLE,
-        pattern=r'relation "(?P<key>[^"\n]{1,128})" does not exist',
+        pattern=r'relation "(?P<key>[^"\n]+)" does not exist',
         hint=_NO_TABLE,
         why="PostgreSQL 42P01: a table or view missing from the search_path.",
         examples=(
@@ -280,7 +303,7 @@ RULES: tuple[Rule, ...] = (
         code="DB012",
         name="db.pg-syntax-error",
         category=Category.SYNTAX_ERROR,
-        pattern=r'syntax error at or near "(?P<key>[^"\n]{1,64})"',
+        pattern=r'syntax error at or near "(?P<key>[^"\n]+)"',
         hint=_SYNTAX,
         why="PostgreSQL 42601: the parser names the token where it gave up.",
         examples=(
@@ -362,7 +385,7 @@ RULES: tuple[Rule, ...] = (
         code="DB016",
         name="db.pg-connection-refused",
         category=Category.CONNECTION_REFUSED,
-        pattern=r'connection to server at "(?P<host>[^"\n]{1,128})"(?: \([^)\n]{1,64}\))?, port (?P<port>\d{1,5}) failed: Connection refused',
+        pattern=r'connection to server at "(?P<host>[^"\n]+)"(?: \([^)\n]+\))?, port (?P<port>\d{1,5}) failed: Connection refused',
         hint=_REFUSED,
         why="libpq (psycopg 2/3, SQLAlchemy over them) when nothing listens on the host and port.",
         key_group="port",
@@ -383,7 +406,7 @@ RULES: tuple[Rule, ...] = (
         code="DB017",
         name="db.pg-jdbc-connection-refused",
         category=Category.CONNECTION_REFUSED,
-        pattern=r"Connection to (?P<host>[^\s:]{1,128}):(?P<port>\d{1,5}) refused\. Check that the hostname and port are correct",
+        pattern=r"Connection to (?P<host>[^\s:]+):(?P<port>\d{1,5}) refused\. Check that the hostname and port are correct",
         hint=_REFUSED,
         why="PostgreSQL JDBC (PSQLException 08001) when nothing listens on the host and port.",
         key_group="port",
@@ -400,7 +423,7 @@ RULES: tuple[Rule, ...] = (
         code="DB049",
         name="db.mariadb-jdbc-connection-refused",
         category=Category.CONNECTION_REFUSED,
-        pattern=r"Socket fail to connect to host:(?P<host>[^\s,]{1,128}), port:(?P<port>\d{1,5})\. Connection refused",
+        pattern=r"Socket fail to connect to host:(?P<host>[^\s,]+), port:(?P<port>\d{1,5})\. Connection refused",
         hint=_REFUSED,
         why="MariaDB Connector/J (SQLNonTransientConnectionException) when nothing listens on the host and port.",
         key_group="port",
@@ -433,7 +456,7 @@ RULES: tuple[Rule, ...] = (
         code="DB019",
         name="db.pg-datatype-mismatch",
         category=Category.TYPE_MISMATCH,
-        pattern=r'column "(?P<key>[^"\n]{1,128})" is of type (?P<expected>[\w ]{1,40}?) but expression is of type (?P<actual>[\w ]{1,40})',
+        pattern=r'column "(?P<key>[^"\n]+)" is of type (?P<expected>[\w ]+?) but expression is of type (?P<actual>[\w ]+)',
         hint="Column '{key}' is {expected} but the value is {actual}. Pass a value of type {expected} or cast it explicitly.",
         why="PostgreSQL 42804 when an INSERT/UPDATE value has the wrong type for its column.",
         examples=(
@@ -471,7 +494,7 @@ RULES: tuple[Rule, ...] = (
         code="DB021",
         name="db.pg-permission-denied",
         category=Category.PERMISSION_DENIED,
-        pattern=r'permission denied for (?P<kind>table|relation|schema|sequence|function|view|database) "?(?P<key>[^"\s]{1,128})"?',
+        pattern=r'permission denied for (?P<kind>table|relation|schema|sequence|function|view|database) "?(?P<key>[^"\s]+)"?',
         hint="The database role may not use {kind} '{key}'. Use a role with access or ask for a GRANT; retrying will not help.",
         why="PostgreSQL 42501 (insufficient_privilege): a policy decision, not a bug in the query.",
         examples=(
@@ -484,14 +507,146 @@ RULES: tuple[Rule, ...] = (
         ),
         near_misses=("PermissionError: [Errno 13] Permission denied: '/var/lib/app/users'",),
     ),
+    Rule(
+        code="DB050",
+        name="db.pg-invalid-json",
+        category=Category.MALFORMED_JSON,
+        pattern=r"invalid input syntax for type jsonb?\b",
+        hint="A value is not valid JSON for a json/jsonb column or cast. Send one complete, well-formed JSON document.",
+        why="PostgreSQL 22P02 on json/jsonb input; its DETAIL says where parsing stopped.",
+        key_group=None,
+        examples=(
+            Example(
+                "psycopg.errors.InvalidTextRepresentation: invalid input syntax for type json\n"
+                "LINE 1: SELECT '{\"id\": 1,'::json\n"
+                "DETAIL:  The input string ended unexpectedly.",
+                "Hint: A value is not valid JSON for a json/jsonb column or cast. Send one complete, well-formed JSON document.",
+                source=_F + "pg-psycopg-invalid-json.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB051",
+        name="db.pg-invalid-input",
+        category=Category.TYPE_MISMATCH,
+        pattern=r'invalid input (?:syntax|value) for (?:type |enum )?(?P<type>[\w .]+?): "',
+        hint="A value is not valid input for type {type}. Pass a correctly formatted {type} value.",
+        why="PostgreSQL 22P02 for text that does not parse as the target type (uuid, date, boolean, enum...).",
+        key_group=None,
+        examples=(
+            Example(
+                'asyncpg.exceptions.InvalidTextRepresentationError: invalid input syntax for type uuid: "not-a-uuid"',
+                "Hint: A value is not valid input for type uuid. Pass a correctly formatted uuid value.",
+                source=_F + "pg-asyncpg-invalid-uuid.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB052",
+        name="db.pg-integer-out-of-range",
+        category=Category.INVALID_INTEGER,
+        pattern=r"(?:NumericValueOutOfRange(?:Error)?\)?:?|ERROR:|error:)[ \t]{1,4}(?P<type>integer|bigint|smallint) out of range",
+        hint="A value or result exceeds the {type} range. Use a smaller number, or a wider type (bigint/numeric).",
+        why="PostgreSQL 22003 when a value or arithmetic result overflows an integer type.",
+        key_group=None,
+        examples=(
+            Example(
+                "Caused by: org.postgresql.util.PSQLException: ERROR: integer out of range",
+                "Hint: A value or result exceeds the integer range. Use a smaller number, or a wider type (bigint/numeric).",
+                source=_F + "pg-jdbc-integer-out-of-range.txt",
+            ),
+        ),
+        near_misses=("OverflowError: Python int too large to convert to C long",),
+    ),
+    Rule(
+        code="DB053",
+        name="db.pg-value-too-long",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"value too long for type (?P<type>character varying|character|bit varying|bit)\((?P<size>\d{1,6})\)",
+        hint="A text value is longer than {type}({size}) allows. Shorten it to {size} characters (or widen the column).",
+        why="PostgreSQL 22001 (string_data_right_truncation) on INSERT/UPDATE of a too-long string.",
+        key_group=None,
+        examples=(
+            Example(
+                "psycopg2.errors.StringDataRightTruncation: value too long for type character varying(8)",
+                "Hint: A text value is longer than character varying(8) allows. Shorten it to 8 characters (or widen the column).",
+                source=_F + "pg-psycopg2-value-too-long.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB054",
+        name="db.pg-operator-mismatch",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"operator does not exist: (?P<left>[\w ]+?) (?P<op>[^\s\w]{1,3}) (?P<right>[\w ]+)",
+        hint="Type mismatch: PostgreSQL has no operator {left} {op} {right}. Pass a value of the column's type or add an explicit cast.",
+        why="PostgreSQL 42883 when a comparison mixes types (integer = text), typically an unconverted parameter.",
+        key_group=None,
+        examples=(
+            Example(
+                "asyncpg.exceptions.UndefinedFunctionError: operator does not exist: integer = text\n"
+                "HINT:  No operator matches the given name and argument types. You might need to add explicit type casts.",
+                "Hint: Type mismatch: PostgreSQL has no operator integer = text. Pass a value of the column's type or add an explicit cast.",
+                source=_F + "pg-asyncpg-operator-mismatch.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB055",
+        name="db.pg-serialization-failure",
+        category=Category.DEADLOCK,
+        pattern=r"could not serialize access due to (?P<reason>concurrent update|concurrent delete|read/write dependencies among transactions)",
+        hint="Serialization failure ({reason}): a concurrent transaction changed the same rows. Retry the whole transaction.",
+        why="PostgreSQL 40001 under REPEATABLE READ/SERIALIZABLE: like a deadlock, the fix is to rerun the transaction.",
+        key_group=None,
+        examples=(
+            Example(
+                "psycopg.errors.SerializationFailure: could not serialize access due to concurrent update",
+                "Hint: Serialization failure (concurrent update): a concurrent transaction changed the same rows. Retry the whole transaction.",
+                source=_F + "pg-psycopg-serialization.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB056",
+        name="db.pg-auth-failed",
+        category=Category.PERMISSION_DENIED,
+        pattern=r'password authentication failed for user "(?P<key>[^"\n]+)"',
+        hint="Authentication failed for database user '{key}'. Fix the credentials in the connection settings; retrying will not help.",
+        why="PostgreSQL 28P01 (invalid_password) at connect time, through libpq, asyncpg, JDBC or node pg.",
+        examples=(
+            Example(
+                'psycopg2.OperationalError: connection to server at "127.0.0.1", port 39359 failed: FATAL:  password authentication failed for user "app"',
+                "Hint: Authentication failed for database user 'app'. Fix the credentials in the connection settings; retrying will not help.",
+                key="app",
+                source=_F + "pg-psycopg2-auth-failed.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB057",
+        name="db.pg-aborted-transaction",
+        category=Category.OTHER,
+        pattern=r"current transaction is aborted, commands ignored until end of transaction block",
+        hint="An earlier statement in this transaction failed, so PostgreSQL ignores the rest. ROLLBACK, fix that first error, then rerun the transaction.",
+        why="PostgreSQL 25P02: the real cause is an earlier error; listed after every other PostgreSQL rule so that cause wins when it is in the text.",
+        key_group=None,
+        examples=(
+            Example(
+                "psycopg.errors.InFailedSqlTransaction: current transaction is aborted, commands ignored until end of transaction block",
+                "Hint: An earlier statement in this transaction failed, so PostgreSQL ignores the rest. ROLLBACK, fix that first error, then rerun the transaction.",
+                source=_F + "pg-psycopg-aborted-transaction.txt",
+            ),
+        ),
+    ),
     # --- MySQL / MariaDB (PyMySQL "(1452, '...')", mysql2 "Error: ...", JDBC SQLException)
     Rule(
         code="DB022",
         name="db.mysql-foreign-key-child",
         category=Category.FOREIGN_KEY_VIOLATION,
         pattern=(
-            r"Cannot add or update a child row: a foreign key constraint fails \([^\n]{0,300}?"
-            r"FOREIGN KEY \(`?(?P<key>[^`)\n]{1,128})`?[^)\n]{0,300}\) REFERENCES `?(?P<table>[^`\s(]{1,128})"
+            r"Cannot add or update a child row: a foreign key constraint fails \([^\n]*?"
+            r"FOREIGN KEY \(`?(?P<key>[^`)\n]+)`?[^)\n]*\) REFERENCES `?(?P<table>[^`\s(]+)"
         ),
         hint=_FK_MISSING,
         why="MySQL/MariaDB 1452 (ER_NO_REFERENCED_ROW_2): the message names the FK column and parent table.",
@@ -509,8 +664,8 @@ RULES: tuple[Rule, ...] = (
         name="db.mysql-foreign-key-parent",
         category=Category.FOREIGN_KEY_VIOLATION,
         pattern=(
-            r"Cannot delete or update a parent row: a foreign key constraint fails \((?:`[^`\n]{1,64}`\.)?"
-            r"`?(?P<table>[^`\s,]{1,128})`?, CONSTRAINT [^\n]{0,200}?FOREIGN KEY \(`?(?P<key>[^`)\n]{1,128})"
+            r"Cannot delete or update a parent row: a foreign key constraint fails \((?:`[^`\n]+`\.)?"
+            r"`?(?P<table>[^`\s,]+)`?, CONSTRAINT [^\n]*?FOREIGN KEY \(`?(?P<key>[^`)\n]+)"
         ),
         hint=(
             "Foreign key constraint failed: rows in '{table}' still reference this row through '{key}'. "
@@ -531,7 +686,7 @@ RULES: tuple[Rule, ...] = (
         code="DB024",
         name="db.mysql-duplicate-entry",
         category=Category.UNIQUE_VIOLATION,
-        pattern=r"Duplicate entry '[^\n]{0,500}?' for key '(?:[^'.\n]{1,64}\.)?(?P<key>[^'\n]{1,128})'",
+        pattern=r"Duplicate entry '[^\n]*?' for key '(?:[^'.\n]+\.)?(?P<key>[^'\n]+)'",
         hint=_UNIQUE,
         why="MySQL/MariaDB 1062 (ER_DUP_ENTRY): names the unique index (by default its first column).",
         examples=(
@@ -553,7 +708,7 @@ RULES: tuple[Rule, ...] = (
         code="DB025",
         name="db.mysql-not-null",
         category=Category.NOT_NULL_VIOLATION,
-        pattern=r"Column '(?P<key>[^'\n]{1,128})' cannot be null",
+        pattern=r"Column '(?P<key>[^'\n]+)' cannot be null",
         hint=_NOT_NULL,
         why="MySQL/MariaDB 1048 (ER_BAD_NULL_ERROR): an explicit NULL for a NOT NULL column.",
         examples=(
@@ -569,7 +724,7 @@ RULES: tuple[Rule, ...] = (
         code="DB026",
         name="db.mysql-no-default",
         category=Category.NOT_NULL_VIOLATION,
-        pattern=r"Field '(?P<key>[^'\n]{1,128})' doesn't have a default value",
+        pattern=r"Field '(?P<key>[^'\n]+)' doesn't have a default value",
         hint="Column '{key}' is NOT NULL and has no default. Include a value for '{key}' in the INSERT.",
         why="MySQL/MariaDB 1364 in strict mode: an INSERT omitted a NOT NULL column without default.",
         examples=(
@@ -585,7 +740,7 @@ RULES: tuple[Rule, ...] = (
         code="DB027",
         name="db.mariadb-check",
         category=Category.CHECK_VIOLATION,
-        pattern=r"CONSTRAINT `(?P<key>[^`\n]{1,128})` failed for `",
+        pattern=r"CONSTRAINT `(?P<key>[^`\n]+)` failed for `",
         hint="Check constraint '{key}' failed. Read its definition and pass values that satisfy it.",
         why="MariaDB 4025 (ER_CONSTRAINT_FAILED) for a row that fails a CHECK constraint.",
         examples=(
@@ -601,7 +756,7 @@ RULES: tuple[Rule, ...] = (
         code="DB028",
         name="db.mysql-unknown-column",
         category=Category.UNDEFINED_COLUMN,
-        pattern=r"Unknown column '(?P<key>[^'\n]{1,128})' in '",
+        pattern=r"Unknown column '(?P<key>[^'\n]+)' in '",
         hint=_NO_COLUMN,
         why="MySQL/MariaDB 1054 (ER_BAD_FIELD_ERROR).",
         examples=(
@@ -617,7 +772,7 @@ RULES: tuple[Rule, ...] = (
         code="DB029",
         name="db.mysql-unknown-table",
         category=Category.UNDEFINED_TABLE,
-        pattern=r"Table '(?:[^'.\n]{1,64}\.)?(?P<key>[^'\n]{1,128})' doesn't exist",
+        pattern=r"Table '(?:[^'.\n]+\.)?(?P<key>[^'\n]+)' doesn't exist",
         hint=_NO_TABLE,
         why="MySQL/MariaDB 1146 (ER_NO_SUCH_TABLE); the schema prefix is dropped from the key.",
         examples=(
@@ -633,7 +788,7 @@ RULES: tuple[Rule, ...] = (
         code="DB030",
         name="db.mysql-syntax-error",
         category=Category.SYNTAX_ERROR,
-        pattern=r"You have an error in your SQL syntax; check the manual that corresponds to your (?:MySQL|MariaDB) server version for the right syntax to use near '(?P<key>[^\s'\n]{1,64})",
+        pattern=r"You have an error in your SQL syntax; check the manual that corresponds to your (?:MySQL|MariaDB) server version for the right syntax to use near '(?P<key>[^\s'\n]+)",
         hint=_SYNTAX,
         why="MySQL/MariaDB 1064 (ER_PARSE_ERROR): the key is the first token where parsing failed.",
         examples=(
@@ -684,7 +839,7 @@ RULES: tuple[Rule, ...] = (
         code="DB033",
         name="db.mysql-connection-refused",
         category=Category.CONNECTION_REFUSED,
-        pattern=r"Can't connect to (?:MySQL|MariaDB) server on '(?P<key>[^'\s:]{1,128})(?::\d{1,5})?'",
+        pattern=r"Can't connect to (?:MySQL|MariaDB) server on '(?P<key>[^'\s:]+)(?::\d{1,5})?'",
         hint="Database server at '{key}' refused the connection. Start the server or fix the host/port, then retry.",
         why="MySQL/MariaDB client error 2003 (PyMySQL, mysqlclient) when nothing listens on the host.",
         examples=(
@@ -700,7 +855,7 @@ RULES: tuple[Rule, ...] = (
         code="DB034",
         name="db.mysql-incorrect-integer",
         category=Category.INVALID_INTEGER,
-        pattern=r"Incorrect integer value: '[^\n]{0,200}?' for column (?:`[^`\n]{1,64}`\.){0,2}[`']?(?P<key>[^`'\s]{1,128})",
+        pattern=r"Incorrect integer value: '[^\n]*?' for column (?:`[^`\n]+`\.){0,2}[`']?(?P<key>[^`'\s]+)",
         hint="Column '{key}' needs an integer. Pass a whole number, not text.",
         why="MySQL/MariaDB 1366 in strict mode when text reaches an integer column.",
         examples=(
@@ -733,7 +888,7 @@ RULES: tuple[Rule, ...] = (
         code="DB036",
         name="db.mysql-data-too-long",
         category=Category.TYPE_MISMATCH,
-        pattern=r"Data too long for column '(?P<key>[^'\n]{1,128})'",
+        pattern=r"Data too long for column '(?P<key>[^'\n]+)'",
         hint="Value too long for column '{key}'. Shorten the value to the column's size (or widen the column).",
         why="MySQL/MariaDB 1406 (ER_DATA_TOO_LONG) in strict mode.",
         examples=(
@@ -742,6 +897,86 @@ RULES: tuple[Rule, ...] = (
                 "Hint: Value too long for column 'region'. Shorten the value to the column's size (or widen the column).",
                 key="region",
                 source=_F + "mariadb-pymysql-data-too-long.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB058",
+        name="db.mysql-out-of-range",
+        category=Category.INVALID_INTEGER,
+        pattern=r"Out of range value for column '(?P<key>[^'\n]+)'",
+        hint="Value out of range for column '{key}'. Use a number within the column type's range (or widen the column).",
+        why="MySQL/MariaDB 1264 (ER_WARN_DATA_OUT_OF_RANGE) in strict mode.",
+        examples=(
+            Example(
+                "Caused by: java.sql.SQLSyntaxErrorException: (conn=19) Out of range value for column 'quantity' at row 1",
+                "Hint: Value out of range for column 'quantity'. Use a number within the column type's range (or widen the column).",
+                key="quantity",
+                source=_F + "mariadb-jdbc-out-of-range.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB059",
+        name="db.mysql-incorrect-value",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"Incorrect (?P<type>\w{1,20}) value: '[^\n]*?' for column (?:`[^`\n]+`\.){0,2}[`']?(?P<key>[^`'\s]+)",
+        hint="Column '{key}' needs a valid {type} value. Pass a correctly formatted {type}.",
+        why="MySQL/MariaDB 1292/1366 for a value that does not convert to the column's type (integer has its own rule).",
+        examples=(
+            Example(
+                "pymysql.err.OperationalError: (1292, \"Incorrect datetime value: 'yesterday' for column `test`.`events`.`happened_at` at row 1\")",
+                "Hint: Column 'happened_at' needs a valid datetime value. Pass a correctly formatted datetime.",
+                key="happened_at",
+                source=_F + "mariadb-pymysql-incorrect-datetime.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB060",
+        name="db.mysql-statement-timeout",
+        category=Category.TIMEOUT,
+        pattern=r"Query execution was interrupted(?: \(max_statement_time exceeded\)|, maximum statement execution time exceeded)",
+        hint="The query hit the server's maximum statement time and was interrupted. Make it cheaper (index, LIMIT) or raise the limit, then retry.",
+        why="MariaDB 1969 (max_statement_time) and MySQL 3024 (max_execution_time).",
+        key_group=None,
+        examples=(
+            Example(
+                "pymysql.err.OperationalError: (1969, 'Query execution was interrupted (max_statement_time exceeded)')",
+                "Hint: The query hit the server's maximum statement time and was interrupted. Make it cheaper (index, LIMIT) or raise the limit, then retry.",
+                source=_F + "mariadb-pymysql-statement-timeout.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB061",
+        name="db.mysql-command-denied",
+        category=Category.PERMISSION_DENIED,
+        pattern=r"(?P<command>[A-Z]{1,16}) command denied to user '[^'\n]+'@'[^'\n]*' for table (?:`[^`\n]+`\.)?[`']?(?P<key>[^`'\s]+)",
+        hint="The database user may not {command} table '{key}'. Use a user with access or ask for a GRANT; retrying will not help.",
+        why="MySQL/MariaDB 1142 (ER_TABLEACCESS_DENIED_ERROR): a privilege decision, not a bug in the query.",
+        examples=(
+            Example(
+                "Error: SELECT command denied to user 'app'@'localhost' for table `test`.`users`",
+                "Hint: The database user may not SELECT table 'users'. Use a user with access or ask for a GRANT; retrying will not help.",
+                key="users",
+                source=_F + "mariadb-mysql2-command-denied.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB062",
+        name="db.mysql-access-denied",
+        category=Category.PERMISSION_DENIED,
+        pattern=r"Access denied for user '(?P<key>[^'\n]+)'@'[^'\n]*'",
+        hint="Access denied for database user '{key}'. Fix the credentials or the user's grants; retrying will not help.",
+        why="MySQL/MariaDB 1045 (wrong password) and 1044 (no access to the database).",
+        examples=(
+            Example(
+                "pymysql.err.OperationalError: (1045, \"Access denied for user 'app'@'localhost' (using password: YES)\")",
+                "Hint: Access denied for database user 'app'. Fix the credentials or the user's grants; retrying will not help.",
+                key="app",
+                source=_F + "mariadb-pymysql-access-denied.txt",
             ),
         ),
     ),
@@ -773,7 +1008,7 @@ RULES: tuple[Rule, ...] = (
         code="DB038",
         name="db.sqlite-unique",
         category=Category.UNIQUE_VIOLATION,
-        pattern=r"UNIQUE constraint failed: \w{1,128}\.(?P<key>\w{1,128})",
+        pattern=r"UNIQUE constraint failed: \w+\.(?P<key>\w+)",
         hint=_UNIQUE,
         why="SQLite SQLITE_CONSTRAINT_UNIQUE names table.column; a composite key gives its first column.",
         examples=(
@@ -795,7 +1030,7 @@ RULES: tuple[Rule, ...] = (
         code="DB039",
         name="db.sqlite-not-null",
         category=Category.NOT_NULL_VIOLATION,
-        pattern=r"NOT NULL constraint failed: \w{1,128}\.(?P<key>\w{1,128})",
+        pattern=r"NOT NULL constraint failed: \w+\.(?P<key>\w+)",
         hint=_NOT_NULL,
         why="SQLite SQLITE_CONSTRAINT_NOTNULL names table.column.",
         examples=(
@@ -812,7 +1047,7 @@ RULES: tuple[Rule, ...] = (
         code="DB040",
         name="db.sqlite-check",
         category=Category.CHECK_VIOLATION,
-        pattern=r"CHECK constraint failed: (?P<key>\w{1,128})",
+        pattern=r"CHECK constraint failed: (?P<key>\w+)",
         hint="Check constraint on '{key}' failed. Pass values that satisfy the table's CHECK constraint.",
         why="SQLite SQLITE_CONSTRAINT_CHECK names the constraint, or quotes its expression (first word kept).",
         examples=(
@@ -828,7 +1063,7 @@ RULES: tuple[Rule, ...] = (
         code="DB041",
         name="db.sqlite-no-such-column",
         category=Category.UNDEFINED_COLUMN,
-        pattern=r"no such column: (?P<key>[\w.\"]{1,128})",
+        pattern=r"no such column: (?P<key>[\w.\"]+)",
         hint=_NO_COLUMN,
         why="SQLite prepare error for a column that no table in the query has.",
         examples=(
@@ -844,7 +1079,7 @@ RULES: tuple[Rule, ...] = (
         code="DB042",
         name="db.sqlite-no-column-named",
         category=Category.UNDEFINED_COLUMN,
-        pattern=r"table (?P<table>[\w.\"]{1,128}) has no column named (?P<key>\w{1,128})",
+        pattern=r"table (?P<table>[\w.\"]+) has no column named (?P<key>\w+)",
         hint="Column '{key}' does not exist in table '{table}'. Check the column name against the table's schema.",
         why="SQLite's INSERT form of an unknown column, which names the table.",
         examples=(
@@ -860,7 +1095,7 @@ RULES: tuple[Rule, ...] = (
         code="DB043",
         name="db.sqlite-no-such-table",
         category=Category.UNDEFINED_TABLE,
-        pattern=r"no such table: (?:main\.)?(?P<key>[\w.\"]{1,128})",
+        pattern=r"no such table: (?:main\.)?(?P<key>[\w.\"]+)",
         hint=_NO_TABLE,
         why="SQLite prepare error for a missing table (often: migrations not run, or a new empty file).",
         examples=(
@@ -876,7 +1111,7 @@ RULES: tuple[Rule, ...] = (
         code="DB044",
         name="db.sqlite-syntax-error",
         category=Category.SYNTAX_ERROR,
-        pattern=r'near "(?P<key>[^"\n]{1,64})": syntax error',
+        pattern=r'near "(?P<key>[^"\n]+)": syntax error',
         hint=_SYNTAX,
         why="SQLite's parser error names the token where it gave up.",
         examples=(
@@ -911,7 +1146,7 @@ RULES: tuple[Rule, ...] = (
         code="DB046",
         name="db.sqlite-strict-integer",
         category=Category.INVALID_INTEGER,
-        pattern=r"cannot store (?P<actual>[A-Z]{1,8}) value in INT(?:EGER)? column (?:\w{1,128}\.)?(?P<key>\w{1,128})",
+        pattern=r"cannot store (?P<actual>[A-Z]{1,8}) value in INT(?:EGER)? column (?:\w+\.)?(?P<key>\w+)",
         hint="Column '{key}' is a STRICT INTEGER column. Pass a whole number, not {actual}.",
         why="SQLite SQLITE_CONSTRAINT_DATATYPE for STRICT tables (3.37+).",
         examples=(
@@ -957,6 +1192,38 @@ RULES: tuple[Rule, ...] = (
                 "sqlite3.OperationalError: attempt to write a readonly database",
                 "Hint: SQLite database is read-only here (opened read-only, or the file is not writable). Write elsewhere or ask for access; retrying will not help.",
                 source=_F + "sqlite-sqlite3-readonly.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB063",
+        name="db.sqlite-incomplete-input",
+        category=Category.SYNTAX_ERROR,
+        pattern=r"(?:OperationalError\)?:?|SqliteError:)[ \t]{1,4}incomplete input",
+        hint="SQL statement is incomplete (SQLite reached the end of input). Add the missing clause, value or parenthesis.",
+        why="SQLite's parser error for a truncated statement.",
+        key_group=None,
+        examples=(
+            Example(
+                "sqlite3.OperationalError: incomplete input",
+                "Hint: SQL statement is incomplete (SQLite reached the end of input). Add the missing clause, value or parenthesis.",
+                source=_F + "sqlite-sqlite3-syntax-end.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="DB064",
+        name="db.sqlite-datatype-mismatch",
+        category=Category.INVALID_INTEGER,
+        pattern=r"(?:IntegrityError\)?:?|SqliteError:)[ \t]{1,4}datatype mismatch",
+        hint="SQLite datatype mismatch: an INTEGER PRIMARY KEY (rowid) takes only whole numbers. Pass an integer id, not text.",
+        why="SQLite SQLITE_MISMATCH, raised when a non-integer goes into an INTEGER PRIMARY KEY.",
+        key_group=None,
+        examples=(
+            Example(
+                "SqliteError: datatype mismatch\n  code: 'SQLITE_MISMATCH'",
+                "Hint: SQLite datatype mismatch: an INTEGER PRIMARY KEY (rowid) takes only whole numbers. Pass an integer id, not text.",
+                source=_F + "sqlite-better-sqlite3-rowid-mismatch.txt",
             ),
         ),
     ),

@@ -15,7 +15,7 @@ __all__ = ["jvm_frame", "parse_jvm"]
 
 _FRAME = re.compile(r"\s*at ([^\s(]+)\(([^()\n]*)\)")
 # The common shape in one cheap match: ``at sym(File.java:12)``.
-_FAST = re.compile(r"[ \t]*at ([^ (]+)\(([^:)]+):(\d+)\)")
+_FAST = re.compile(r"[ \t]*at ([^ (]*)\.([^ (.]+)\(([^:)]+):(\d+)\)")
 _MORE = re.compile(r"\s*\.\.\. (\d+) (?:more|common frames omitted)")
 _HEADER = re.compile(
     r"(?:Exception in thread \"([^\"\n]*)\" )?"
@@ -65,11 +65,10 @@ def parse_jvm(lines: list[str]) -> RawTrace:
                 # a run of ordinary frames: consume it in a tight loop
                 append = cur.frames.append
                 while True:
-                    sym, file, num = fast.groups()
-                    if "/" in sym:
-                        sym = sym[sym.rfind("/") + 1 :]
-                    dot = sym.rfind(".")
-                    append((file, int(num), sym[dot + 1 :] or None, sym[:dot] or None, None))
+                    module, function, file, num = fast.groups()
+                    if "/" in module:
+                        module = module[module.rfind("/") + 1 :]
+                    append((file, int(num), function, module or None, None))
                     if i >= n:
                         break
                     fast = fast_match(lines[i])
