@@ -68,7 +68,7 @@ class TestLogsCommand:
         """Whatever scrub removes never reaches stdout, in any view (here: a JDBC password)."""
         module = sys.modules["hintline.scrub"]  # the attribute hintline.scrub is the function
         real = module.scrub
-        monkeypatch.setattr(module, "scrub", lambda text: real(text).replace("S3cretPassw0rd", "[REDACTED]"))
+        monkeypatch.setattr(module, "scrub", lambda text: real(text).replace("password=***", "password=[REDACTED]"))
         log = str(FIXTURES / "log4j" / "app.log")
         for extra in ([], ["--json"], ["--raw"], ["--json", "--raw"], ["--group", "--raw"], ["--group", "--json", "--raw"]):
             code, out, _ = run(capsys, log, "--search", "database", *extra)

@@ -98,6 +98,26 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        code="DB065",
+        name="db.pg-foreign-key-referenced-key",
+        category=Category.FOREIGN_KEY_VIOLATION,
+        pattern=r"Key \((?P<key>[^)\n]+)\)=\([^\n]*?\) is still referenced",
+        hint=(
+            "Foreign key constraint failed: '{key}' is still referenced by rows of another table. "
+            "Delete or re-point the referencing rows first."
+        ),
+        why="PostgreSQL 23503 DETAIL cut before the table name (log line limits, truncated messages).",
+        examples=(
+            Example(
+                "DETAIL:  Key (id)=(1) is still referenced",
+                "Hint: Foreign key constraint failed: 'id' is still referenced by rows of another table. Delete or re-point the referencing rows first.",
+                key="id",
+                source=_F + "pg-psycopg-fk-delete.txt (DETAIL line, cut)",
+            ),
+        ),
+        near_misses=("Key (id)=(1) is not present in table",),
+    ),
+    Rule(
         code="DB003",
         name="db.pg-foreign-key",
         category=Category.FOREIGN_KEY_VIOLATION,
@@ -200,7 +220,7 @@ RULES: tuple[Rule, ...] = (
         name="db.pg-undefined-column-suggestion",
         category=Category.UNDEFINED_COLUMN,
         pattern=(
-            r'column "?(?P<key>[^"\s]+)"? does not exist[^\n]*\n(?:[^\n]*\n){0,12}?'
+            r'column "(?P<key>[^"\n]+)" does not exist[^\n]*\n(?:[^\n]*\n){0,12}?'
             r'[^\n]*Perhaps you meant to reference the column "(?P<suggestion>[^"\n]+)"'
         ),
         hint="Column '{key}' does not exist; PostgreSQL suggests '{suggestion}'. Use that column name.",
@@ -245,7 +265,7 @@ RULES: tuple[Rule, ...] = (
         code="DB010",
         name="db.pg-undefined-column",
         category=Category.UNDEFINED_COLUMN,
-        pattern=r'column "?(?P<key>[^"\s]+)"? does not exist',
+        pattern=r'column "(?P<key>[^"\n]+)" does not exist',
         hint=_NO_COLUMN,
         why="PostgreSQL 42703 without a suggestion (no similar column exists).",
         examples=(
@@ -257,7 +277,10 @@ RULES: tuple[Rule, ...] = (
                 source=_F + "pg-pg-undefined-column.txt (message line)",
             ),
         ),
-        near_misses=('column "emial" of relation "users" does not exist',),
+        near_misses=(
+            'column "emial" of relation "users" does not exist',
+            "KeyError: \"column 'price' does not exist\"",
+        ),
     ),
     Rule(
         code="DB011",

@@ -1,0 +1,58 @@
+"""``scrub()``: replace secret values, keep everything around them.
+
+>>> from hintline.scrub import scrub
+>>> scrub("connect to postgresql://app:S3cret@db:5432/shop failed")
+'connect to postgresql://app:***@db:5432/shop failed'
+
+Every secret *value* becomes ``***``; key names, schemes, users, hosts, ports, header schemes
+(``Bearer``), PEM BEGIN/END lines and the rest of the message stay, so the error remains
+readable. :func:`scrub_report` also says which kinds were masked. Both are total (any ``str``
+or ``bytes`` in, a result out, never an exception) and idempotent.
+
+The table of patterns is :data:`SECRETS` (data, each with examples and near misses); add your
+own with :class:`Scrubber`.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+from hintline.scrub._model import MASK, ScrubResult, SecretPattern
+from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
+from hintline.scrub._patterns import SECRETS
+from hintline.scrub._scrubber import Scrubber
+
+__all__ = [
+    "KEY_NAMES",
+    "MASK",
+    "QUERY_NAMES",
+    "SECRETS",
+    "ScrubResult",
+    "Scrubber",
+    "SecretPattern",
+    "scrub",
+    "scrub_report",
+]
+
+_DEFAULT = Scrubber()
+
+
+def scrub(text: str | bytes) -> str:
+    """Return ``text`` with every secret value replaced by ``***``. Never raises.
+
+    Args:
+        text: any text; ``bytes`` are decoded as UTF-8 with replacement characters.
+
+    Returns:
+        The text with secret values masked and everything else unchanged.
+    """
+    return _DEFAULT.report(text).text
+
+
+def scrub_report(text: str | bytes) -> ScrubResult:
+    """Scrub ``text`` and report what was masked: ``ScrubResult(text, kinds, count)``.
+
+    A log reader can use ``result.kinds`` (``('url-credentials', 'jwt')``) to tell an operator
+    that something was masked and what. Never raises.
+    """
+    return _DEFAULT.report(text)

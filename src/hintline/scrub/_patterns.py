@@ -1,0 +1,444 @@
+"""The secret table: every pattern hintline masks, as data, with examples and near misses.
+
+Order matters only where two patterns can match at the *same* position (a header before the
+generic ``key: value`` pair, Anthropic's ``sk-ant-`` before OpenAI's ``sk-``): the combined regex
+takes the leftmost match in the text, and among matches starting at one position the first
+listed. Vendor token shapes are adapted from gitleaks (MIT, ``config/gitleaks.toml``; rule ids in
+``source``); URL userinfo and bearer ideas from Sentry Relay's ``@urlauth``/``@bearer``; key names
+from sentry-python's ``DEFAULT_DENYLIST``.
+"""
+
+from __future__ import annotations
+
+from hintline.scrub._model import SecretPattern
+from hintline.scrub._names import (
+    KEY_NAMES,
+    QUERY_NAMES,
+    name_regex,
+    name_trigger,
+    query_name_regex,
+    query_trigger,
+)
+
+__all__ = ["SECRETS", "build_secrets"]
+
+# Masks other tools already put there (httpx's [secure], Sentry's [Filtered]) stay as they are.
+_MASKED = r"(?!\[(?i:secure|redacted|filtered|masked|hidden)\])"
+# A bare (unquoted) value ends at whitespace, a quote, a bracket or a list separator.
+_BARE = r"[^\s\"'`,;&<>()\[\]{}]+"
+# Values that say "no secret here"; masking them would only hide information.
+_NOT_A_VALUE = (
+    r"(?!-----BEGIN|\$\{|\$[A-Z_]|%\(|\{\{|(?:None|null|NULL|nil|undefined|true|false|True|False|%s)"
+    r"(?![^\s\"'`,;&<>()\[\]{}]))"
+)
+_QUOTED_VALUE = (
+    r"(?:\\\"(?!-----BEGIN)(?P<eq>(?:[^\"\\\r\n]|\\(?!\")[^\r\n])+)"  # \"…\" inside an escaped JSON string
+    r"|\"(?!-----BEGIN)(?!\[(?i:secure|redacted|filtered|masked|hidden)\]\")(?P<dq>(?:[^\"\\\r\n]|\\[^\r\n])+)"
+    r"|'(?!-----BEGIN)(?!\[(?i:secure|redacted|filtered|masked|hidden)\]')(?P<sq>(?:[^'\\\r\n]|\\[^\r\n])+))"
+)
+# 40 random characters; the value of an AWS secret access key.
+_AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+_JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
+    "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+
+
+def _key_value(names: tuple[str, ...]) -> SecretPattern:
+    name = name_regex(names)
+    sep = r"(?:\s*={1,2}>?\s*|\s*:\s*(?![A-Za-z]+\s+[a-z]))"  # `: word word` is prose
+    return SecretPattern(
+        name="key-value",
+        trigger=name_trigger(names),
+        pattern=(
+            rf"{name}\\?[\"']?{sep}"
+            rf"(?:{_QUOTED_VALUE}|{_NOT_A_VALUE}(?P<bare>{_BARE}))"
+        ),
+        groups=("eq", "dq", "sq", "bare"),
+        why="A key named like a secret (password, token, api key, session, cookie…) in key=value, key: value, JSON, dict reprs, libpq conninfo, JDBC and .env lines.",
+        examples=(
+            'psycopg.OperationalError: connection to server failed (host=db port=5432 user=app password=S3cret dbname=shop)',
+            '{"user": "app", "password": "S3cret!", "retries": 3}',
+            "{'api_key': 'abc123def456', 'timeout': 30}",
+            'jdbc:sqlserver://db:1433;databaseName=shop;user=app;password=S3cret;encrypt=true',
+            '    conn = connect(host="db", password="hunter2")',
+            "AWS_SECRET_ACCESS_KEY=" + _AWS_SECRET,
+            "x-api-key: 9f8e7d6c5b4a",
+            'log: {\\"token\\": \\"abc.def.123\\"}',
+            "export PGPASSWORD=S3cret",
+            "config: {clientSecret: 'Zm9vYmFy42'}",
+            "//registry.npmjs.org/:_authToken=abc-123-def",
+            "        if password == 'letmein1':",
+        ),
+        near_misses=(
+            "monkey=1",
+            "tokenizer=bert",
+            "keyboard: us",
+            "primary key (id)",
+            "max_tokens=100",
+            "token count: 12",
+            "token_type=bearer",
+            'password authentication failed for user "app"',
+            'Key (customer_id)=(42) is not present in table "customers".',
+            "Invalid token: the token has expired",
+            "password: must be at least 8 characters",
+            "'password': None",
+            "password=${DB_PASSWORD}",
+            "session=<sqlalchemy.orm.session.Session object at 0x7f1c>",
+            "oauth=enabled",
+            "bypass=1",
+        ),
+        source="sentry-python:DEFAULT_DENYLIST; sentry-relay:@password",
+    )
+
+
+def _query(names: tuple[str, ...]) -> SecretPattern:
+    return SecretPattern(
+        name="query-param",
+        trigger=query_trigger(names),
+        pattern=(
+            rf"[?&;#]{query_name_regex(names)}="
+            r"(?P<secret>[^&;#\s\"'`<>()\[\]{}]+)"
+        ),
+        why="A URL query, fragment or form parameter named like a credential (api_key, access_token, sig, X-Amz-Signature…), bounded at &, quote, bracket or space.",
+        examples=(
+            "404 Client Error: Not Found for url: http://127.0.0.1:8000/v1/items?api_key=sk12345abcdef&page=2",
+            "GET /callback#access_token=ya29.a0AfH6SM&token_type=Bearer",
+            "https://bucket.s3.amazonaws.com/a.txt?X-Amz-Credential=AKIA%2F20240101&X-Amz-Signature=deadbeef1234",
+            "https://maps.googleapis.com/maps/api/geocode/json?address=x&key=AIzaSyD-example-value",
+            "jdbc:postgresql://db:5432/shop?user=app&password=S3cret",
+            "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig=abc%2Bdef%3D",
+        ),
+        near_misses=(
+            "https://example.com/search?q=keyboard&page=2",
+            "https://example.com/?monkey=1&tokens=5",
+            "GET /items?max_tokens=100&sort=key",
+        ),
+        source="hintline; names from the issue and gitleaks:generic-api-key",
+    )
+
+
+_FIXED: tuple[SecretPattern, ...] = (
+    SecretPattern(
+        name="private-key",
+        trigger=r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY",
+        pattern=(
+            r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\\r|\\n|\s)*"
+            r"(?P<secret>[A-Za-z0-9+/=:,.-][A-Za-z0-9+/=\s\\:,.-]*?)"
+            r"(?=(?:\\r|\\n|\s)*-----END|[^A-Za-z0-9+/=\s\\:,.-]|\Z)"
+        ),
+        multiline=True,
+        why="A PEM private key block (RSA, EC, OpenSSH, PKCS#8, PGP); the BEGIN/END lines stay so the reader sees what leaked.",
+        examples=(
+            "ValueError: could not load key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx7f3\nq2Z9lE0Kp4xB\n-----END RSA PRIVATE KEY-----\n",
+            '{"key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0B\\n-----END PRIVATE KEY-----\\n"}',
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n",
+        ),
+        near_misses=(
+            "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEF\n-----END PUBLIC KEY-----",
+            "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIE\n-----END CERTIFICATE-----",
+        ),
+        source="gitleaks:private-key; sentry-relay:@pemkey",
+    ),
+    SecretPattern(
+        name="url-credentials",
+        trigger=r"://[^\s:/?#@\"'<>\[\]]*:[^\s/?#\"'<>]*@",
+        pattern=(
+            r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s:/?#@\"'<>\[\]]*:"
+            r"(?P<secret>[^\s/?#\"'<>]+)@(?=[^\s@/?#\"'<>]*[A-Za-z0-9\[])"
+        ),
+        why="The password in URL userinfo (scheme://user:password@host) of any scheme: DSNs, broker, proxy and git URLs; user, host and port stay.",
+        examples=(
+            "connect to postgresql://app:S3cret@db:5432/shop failed",
+            "sqlalchemy.exc.OperationalError: (psycopg.OperationalError) mysql+pymysql://root:p@ss@localhost/db",
+            "redis.exceptions.ConnectionError: redis://:hunter2@cache:6379/0",
+            "fatal: unable to access 'https://oauth2:glpat-abcdefghij1234567890@gitlab.example.com/g/r.git/'",
+            "amqp://worker:w0rk3r@rabbit:5672//",
+        ),
+        near_misses=(
+            "http://host:8080 is down, mail admin@example.com",
+            "ssh://git@github.com/org/repo.git",
+            "https://host:8080/path?email=a@b.com",
+            "see http://user@host/ for details",
+        ),
+        source="sentry-relay:@urlauth",
+    ),
+    SecretPattern(
+        name="oracle-jdbc-password",
+        trigger=r"(?i)jdbc:oracle:[a-z]+:[^/\s@:\"']+/",
+        pattern=r"(?i:jdbc:oracle:[a-z]+):[^/\s@:\"']+/(?P<secret>[^@\s\"']+)@",
+        why="Oracle's thin JDBC URL carries user/password@ before the host.",
+        examples=("java.sql.SQLException: jdbc:oracle:thin:scott/tiger@//db:1521/ORCL",),
+        near_misses=("jdbc:oracle:thin:@//db:1521/ORCL",),
+        source="hintline",
+    ),
+    SecretPattern(
+        name="authorization-header",
+        trigger=r"(?i)authorization\\?[\"']?\s*[:=]",
+        pattern=(
+            r"(?<![A-Za-z0-9-])(?i:(?:proxy-)?authorization)\\?[\"']?\s*[:=]\s*\\?[\"']?"
+            r"(?:(?i:bearer|basic|token|apikey|api-key|dpop|sso-key|key)\s+(?P<token>[^\s\"'`,;}\]\\]+)"
+            r"|(?:(?i:digest|negotiate|ntlm|aws4-hmac-sha256|hoba|mutual|scram-sha-\d+)\s+)?"
+            rf"{_MASKED}(?P<secret>[^\s\"'`}}\\][^\r\n\"'`}}\\]*))"
+        ),
+        groups=("token", "secret"),
+        why="Authorization and Proxy-Authorization headers in dumped requests and dict reprs; the scheme (Bearer, Basic, Token, Digest) stays.",
+        examples=(
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc.def",
+            "{'User-Agent': 'python-requests/2.32', 'Authorization': 'Basic YXBwOlMzY3JldA=='}",
+            "> Proxy-Authorization: Basic dXNlcjpwYXNz",
+            'Authorization: Digest username="app", realm="api", nonce="abc", response="6629fae49393a05397450978507c4ef1"',
+            "authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
+        ),
+        near_misses=(
+            "Headers({'host': '127.0.0.1:8000', 'authorization': '[secure]'})",
+            "Authorization header is missing",
+            "authorization failed for user app",
+        ),
+        source="sentry-relay:@bearer; gitleaks:curl-auth-header",
+    ),
+    SecretPattern(
+        name="set-cookie",
+        trigger=r"(?i)set-cookie\\?[\"']?\s*:",
+        pattern=(
+            r"(?<![A-Za-z0-9-])(?i:set-cookie)\\?[\"']?\s*:\s*\\?[\"']?[^=\s;\"']+="
+            r"(?P<secret>[^;\s\"',]+)"
+        ),
+        why="Set-Cookie response headers carry a session value; the cookie name and attributes stay.",
+        examples=("< Set-Cookie: sessionid=abc123xyz; Path=/; HttpOnly",),
+        near_misses=("Set-Cookie header rejected",),
+        source="sentry-relay:session cookies",
+    ),
+    SecretPattern(
+        name="cookie",
+        trigger=r"(?i)cookie\\?[\"']?\s*:",
+        pattern=r"(?<![A-Za-z0-9-])(?i:cookie)\\?[\"']?\s*:\s*\\?[\"']?(?P<secret>[^\s\"'`}\\][^\r\n\"'`}\\]*)",
+        why="Cookie request headers carry session identifiers; the whole value is masked.",
+        examples=(
+            "> Cookie: sessionid=abc123; csrftoken=def456",
+            "{'Cookie': 'session=eyJ1c2VyIjoxfQ'}",
+        ),
+        near_misses=("cookie consent banner", "Cookie header too large"),
+        source="sentry-python:DEFAULT_DENYLIST",
+    ),
+    SecretPattern(
+        name="azure-storage-key",
+        trigger=r"(?i)(?:AccountKey|SharedAccessKey|SharedAccessSignature)=",
+        pattern=r"(?i:AccountKey|SharedAccessKey|SharedAccessSignature)=(?P<secret>[^;\s\"']+)",
+        why="Azure Storage / Service Bus connection strings (AccountKey=, SharedAccessKey=).",
+        examples=(
+            "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;EndpointSuffix=core.windows.net",
+        ),
+        near_misses=("AccountName=acct;EndpointSuffix=core.windows.net",),
+        source="gitleaks:azure-storage-account-key (adapted)",
+    ),
+    SecretPattern(
+        name="jwt",
+        trigger=r"eyJ[A-Za-z0-9_-]{8}",
+        pattern=(
+            r"(?<![A-Za-z0-9_-])(?P<secret>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\."
+            r"[A-Za-z0-9_-]*)"
+        ),
+        why="A JSON Web Token (header.payload.signature) anywhere in the text.",
+        examples=(f"401 Unauthorized: token {_JWT} expired",),
+        near_misses=("eyJhbGciOiJIUzI1NiJ9 alone",),
+        source="gitleaks:jwt",
+    ),
+    SecretPattern(
+        name="aws-access-key",
+        trigger=r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}",
+        pattern=r"(?<![A-Za-z0-9])(?P<secret>(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Za-z0-9])",
+        why="An AWS access key id (AKIA… long-term, ASIA… temporary).",
+        examples=(
+            "botocore.exceptions.ClientError: InvalidAccessKeyId for AKIAIOSFODNN7EXAMPLE",
+            "aws_access_key_id ASIAY34FZKBOKMUTVV7A",
+        ),
+        near_misses=("AKIA is a prefix", "AKIAIOSFODNN7EXAMPLE1234"),
+        source="gitleaks:aws-access-token",
+    ),
+    SecretPattern(
+        name="aws-secret-key",
+        trigger=r"(?i)aws[A-Za-z0-9_ .-]{0,20}secret",
+        pattern=(
+            r"(?i:aws)[A-Za-z0-9_ .-]{0,20}?(?i:secret)[A-Za-z0-9_.-]{0,20}?\\?[\"']?\s*[:=]?\s*\\?[\"']?"
+            r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+        ),
+        why="An AWS secret access key (40 base64 characters) next to a name that says so.",
+        examples=(
+            f"aws_secret_access_key {_AWS_SECRET}",
+            f"AWS secret: {_AWS_SECRET}",
+        ),
+        near_misses=("aws secret manager is unavailable",),
+        source="detect-secrets:AWSKeyDetector (adapted)",
+    ),
+    SecretPattern(
+        name="github-token",
+        trigger=r"gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{22}",
+        pattern=(
+            r"(?<![A-Za-z0-9_])(?P<secret>gh[pousr]_[A-Za-z0-9]{36,255}"
+            r"|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])"
+        ),
+        why="GitHub personal, OAuth, user-to-server, server-to-server, refresh and fine-grained tokens.",
+        examples=(
+            "remote: Invalid username or token ghp_R2d2C3poBb8Ewok1234567890abcdefghIJK",
+            "GITHUB_TOKEN=github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUV",
+        ),
+        near_misses=("ghp_short", "the ghs_ prefix"),
+        source="gitleaks:github-pat, github-fine-grained-pat, github-oauth, github-app-token, github-refresh-token",
+    ),
+    SecretPattern(
+        name="gitlab-token",
+        trigger=r"gl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|oas)-[A-Za-z0-9_-]{20}",
+        pattern=r"(?<![A-Za-z0-9_-])(?P<secret>gl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|oas)-[A-Za-z0-9_-]{20,})",
+        why="GitLab personal, deploy, pipeline-trigger, runner and other tokens.",
+        examples=("401 Unauthorized with PRIVATE-TOKEN glpat-xXyYzZ0123456789aBcD",),
+        near_misses=("glpat- tokens expire",),
+        source="gitleaks:gitlab-pat, gitlab-deploy-token, gitlab-ptt",
+    ),
+    SecretPattern(
+        name="slack-token",
+        trigger=r"xox[abposer]-[0-9A-Za-z-]{10}|xapp-\d-|hooks\.slack\.com/services/",
+        pattern=(
+            r"(?<![A-Za-z0-9])(?P<secret>xox[abposer]-[0-9A-Za-z-]{10,250}"
+            r"|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"
+            r"|hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,})"
+        ),
+        why="Slack bot, user, app-level tokens and incoming-webhook URLs.",
+        examples=(
+            "slack_sdk.errors.SlackApiError: invalid_auth for xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+            "POST https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX failed",
+        ),
+        near_misses=("xoxb- is a bot token prefix",),
+        source="gitleaks:slack-bot-token, slack-user-token, slack-app-token, slack-webhook-url",
+    ),
+    SecretPattern(
+        name="stripe-key",
+        trigger=r"(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10}|whsec_[A-Za-z0-9]{20}",
+        pattern=r"(?<![A-Za-z0-9])(?P<secret>(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,247}|whsec_[A-Za-z0-9]{20,})",
+        why="Stripe secret and restricted keys (live and test) and webhook signing secrets.",
+        examples=("stripe.error.AuthenticationError: Invalid API Key provided: sk_live_4eC39HqLyjWDarjtT1zdp7dc",),
+        near_misses=("pk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_"),
+        source="gitleaks:stripe-access-token",
+    ),
+    SecretPattern(
+        name="anthropic-key",
+        trigger=r"sk-ant-",
+        pattern=r"(?<![A-Za-z0-9_-])(?P<secret>sk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_-]{20,})",
+        why="Anthropic API and admin keys.",
+        examples=("anthropic.AuthenticationError: invalid x-api-key sk-ant-api03-AbCdEf0123456789_GhIjKlMnOpQrStUv-wxyz0123AA",),
+        near_misses=("sk-ant- prefix",),
+        source="gitleaks:anthropic-api-key, anthropic-admin-api-key",
+    ),
+    SecretPattern(
+        name="openai-key",
+        trigger=r"sk-[A-Za-z0-9_-]{20}",
+        pattern=(
+            r"(?<![A-Za-z0-9_-])(?P<secret>sk-(?:proj-|svcacct-|admin-|None-)?"
+            r"(?=[A-Za-z0-9_-]{0,200}[0-9])[A-Za-z0-9_-]{20,})"
+        ),
+        why="OpenAI API keys (sk-, sk-proj-, sk-svcacct-) and compatible providers' sk- keys.",
+        examples=(
+            "openai.AuthenticationError: Incorrect API key provided: sk-proj-Ab12Cd34Ef56Gh78Ij90KlMnOpQrStUvWxYz",
+            "Bad key 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",
+        ),
+        near_misses=("sk-learn-is-not-a-key-at-all", "task-0123456789012345678901"),
+        source="gitleaks:openai-api-key (relaxed)",
+    ),
+    SecretPattern(
+        name="google-api-key",
+        trigger=r"AIza[0-9A-Za-z_-]{35}",
+        pattern=r"(?<![A-Za-z0-9_-])(?P<secret>AIza[0-9A-Za-z_-]{35})(?![A-Za-z0-9_-])",
+        why="Google Cloud / Firebase / Maps API keys.",
+        examples=("google.api_core.exceptions.PermissionDenied: 403 API key AIzaSyA1B2C3D4E5F6G7H8I9J0KLMNOPQRSTUVW not valid",),
+        near_misses=("AIza is the prefix",),
+        source="gitleaks:gcp-api-key",
+    ),
+    SecretPattern(
+        name="npm-token",
+        trigger=r"npm_[A-Za-z0-9]{36}",
+        pattern=r"(?<![A-Za-z0-9_])(?P<secret>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])",
+        why="npm access tokens.",
+        examples=("npm ERR! 401 Unauthorized - token npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",),
+        near_misses=("npm_config_cache=/tmp",),
+        source="gitleaks:npm-access-token",
+    ),
+    SecretPattern(
+        name="pypi-token",
+        trigger=r"pypi-AgE",
+        pattern=r"(?<![A-Za-z0-9_-])(?P<secret>pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})",
+        why="PyPI and TestPyPI upload tokens (macaroons).",
+        examples=("HTTPError: 403 Forbidden with pypi-AgEIcHlwaS5vcmcCJDEyMzQ1Njc4LTEyMzQtMTIzNC0xMjM0LTEyMzQ1Njc4OTAxMgACKlsz",),
+        near_misses=("pypi-simple index",),
+        source="gitleaks:pypi-upload-token",
+    ),
+    SecretPattern(
+        name="huggingface-token",
+        trigger=r"hf_[A-Za-z]{34}",
+        pattern=r"(?<![A-Za-z0-9_])(?P<secret>hf_[A-Za-z]{34})(?![A-Za-z0-9])",
+        why="Hugging Face access tokens.",
+        examples=("401 Client Error for hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh",),
+        near_misses=("hf_hub_download failed",),
+        source="gitleaks:huggingface-access-token",
+    ),
+    SecretPattern(
+        name="sendgrid-key",
+        trigger=r"SG\.[A-Za-z0-9_-]{22}\.",
+        pattern=r"(?<![A-Za-z0-9_])(?P<secret>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+        why="SendGrid API keys.",
+        examples=("python_http_client.exceptions.UnauthorizedError with SG.abcdefghijklmnopqrstuv.ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq",),
+        near_misses=("SG.name is a field",),
+        source="gitleaks:sendgrid-api-token",
+    ),
+    SecretPattern(
+        name="sql-password",
+        trigger=r"(?i)(?:identified\s+by|password)\s+'",
+        pattern=r"(?<![A-Za-z0-9_])(?i:identified\s+by|password)\s+'(?P<secret>(?:[^'\r\n]|'')+)'",
+        why="Passwords in SQL statements echoed by errors (CREATE ROLE … PASSWORD '…', IDENTIFIED BY '…').",
+        examples=(
+            "ERROR:  role \"app\" already exists\nSTATEMENT:  CREATE ROLE app LOGIN PASSWORD 'S3cret'",
+            "ALTER USER 'app'@'%' IDENTIFIED BY 'hunter2';",
+        ),
+        near_misses=('FATAL:  password authentication failed for user "app"',),
+        source="hintline",
+    ),
+    SecretPattern(
+        name="cli-credentials",
+        trigger=r"(?:-u|--user|--proxy-user)[\"',\s]+[^\s:\"']+:|--(?:[a-z]+-)*(?:password|passwd|token|secret|api-key)[\"']?,?\s",
+        pattern=(
+            r"(?<![^\s\"'\[])(?:(?:-u|--user|--proxy-user)[\"']?,?\s+[\"']?[^\s:\"']+:(?P<userpass>[^\s\"']+)"
+            r"|--(?:[a-z]+-)*(?:password|passwd|token|secret|api-key)[\"']?,?\s+[\"']?"
+            r"(?![A-Z_]+(?:[\s\]]|$))(?P<secret>[^\s\"'-][^\s\"']*))"
+        ),
+        groups=("userpass", "secret"),
+        why="Credentials passed on a command line that an error echoes (curl -u user:pass, --password value).",
+        examples=(
+            "curl: (22) The requested URL returned error: 401; cmd: curl -u app:S3cret http://127.0.0.1/",
+            "subprocess.CalledProcessError: Command '['deploy', '--api-token', 'abc123']' returned non-zero exit status 1.",
+        ),
+        near_misses=("usage: tool [--password PASSWORD]", "curl -u app http://host/"),
+        source="gitleaks:curl-auth-user",
+    ),
+    SecretPattern(
+        name="bearer-token",
+        trigger=r"(?i)bearer\s+[A-Za-z0-9._~+/-]",
+        pattern=(
+            r"(?<![A-Za-z0-9])(?i:bearer)\s+"
+            r"(?P<secret>(?=[A-Za-z0-9._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)"
+        ),
+        why="A bearer token quoted outside a header (in a log line or an exception message).",
+        examples=("request failed: sent bearer 4f9a8b7c6d5e4f3a2b1c",),
+        near_misses=("Bearer authentication failed", 'WWW-Authenticate: Bearer realm="api"'),
+        source="sentry-relay:@bearer",
+    ),
+)
+
+
+def build_secrets(
+    key_names: tuple[str, ...] = KEY_NAMES, query_names: tuple[str, ...] = QUERY_NAMES
+) -> tuple[SecretPattern, ...]:
+    """Return the built-in table with the name-driven patterns built from the given names."""
+    return (*_FIXED[:2], _query(query_names), *_FIXED[2:], _key_value(key_names))
+
+
+SECRETS: tuple[SecretPattern, ...] = build_secrets()
+"""The built-in secret patterns, in precedence order for matches that start at one position."""

@@ -1,0 +1,304 @@
+"""The scrubber: a Hyperscan prefilter in one pass, then ``re`` only where it fired.
+
+Hyperscan scans every pattern's ``trigger`` over the UTF-8 bytes in a single pass. Text where
+no trigger fires is returned as is. On each line where triggers fired, only those patterns'
+``re`` regexes run, merged left to right: the leftmost match in the text wins and, among
+matches starting at one position, the first listed pattern (the semantics of one combined
+alternation). For masking, leftmost-in-text is the right order: nothing is skipped.
+
+Without Hyperscan (no wheel for the platform) or when it cannot take the input (lone
+surrogates), the same merge runs every pattern over the whole text: slower, same result.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from hintline.scrub._model import MASK, ScrubResult, SecretPattern
+from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
+from hintline.scrub._patterns import SECRETS, build_secrets
+
+_hs: Any
+try:  # the core dependency has wheels for the common platforms only
+    import hyperscan as _hs
+except ImportError:  # pragma: no cover - exercised on platforms without a wheel
+    _hs = None
+
+__all__ = ["Scrubber"]
+
+_LOOKBACK = 4096  # how far before a trigger a match may start (long scheme://user: prefixes)
+_MAX_PASSES = 4  # a mask can expose a new match next to it; repeat until nothing changes
+
+
+@dataclass(frozen=True)
+class _Branch:
+    index: int
+    name: str
+    groups: tuple[str, ...]
+    multiline: bool
+    regex: re.Pattern[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Scrubber:
+    """A configured scrubber: the built-in table plus the caller's own patterns and key names.
+
+    The module-level :func:`~hintline.scrub.scrub` and :func:`~hintline.scrub.scrub_report`
+    use ``Scrubber()``. Build one of your own once and reuse it; construction compiles the
+    combined regex.
+
+    Args:
+        extra_patterns: your own :class:`SecretPattern` entries; at one position they take
+            precedence over the built-in ones.
+        extra_key_names: more key names whose values are secrets, as lowercase words
+            (``"license key"`` also matches ``license_key``, ``licenseKey``, ``LICENSE-KEY``).
+        builtin: include the built-in table (``False`` keeps only your own patterns).
+
+    .. versionadded:: 0.1.0
+    """
+
+    extra_patterns: tuple[SecretPattern, ...] = ()
+    extra_key_names: tuple[str, ...] = ()
+    builtin: bool = True
+    patterns: tuple[SecretPattern, ...] = field(init=False, repr=False, compare=False)
+    _branches: tuple[_Branch, ...] = field(init=False, repr=False, compare=False)
+    _prefilter: _Prefilter | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "extra_patterns", tuple(self.extra_patterns))
+        object.__setattr__(self, "extra_key_names", tuple(self.extra_key_names))
+        table: tuple[SecretPattern, ...] = ()
+        if self.builtin:
+            if self.extra_key_names:
+                names = tuple(n.lower() for n in self.extra_key_names)
+                table = build_secrets(KEY_NAMES + names, QUERY_NAMES + names)
+            else:
+                table = SECRETS
+        patterns = (*self.extra_patterns, *table)
+        object.__setattr__(self, "patterns", patterns)
+        branches = tuple(
+            _Branch(i, p.name, p.groups, p.multiline, re.compile(p.pattern))
+            for i, p in enumerate(patterns)
+        )
+        object.__setattr__(self, "_branches", branches)
+        object.__setattr__(self, "_prefilter", _Prefilter(patterns) if _hs is not None else None)
+
+    def scrub(self, text: str | bytes) -> str:
+        """Return ``text`` with every secret value replaced by ``***``. Never raises."""
+        return self.report(text).text
+
+    def report(self, text: str | bytes) -> ScrubResult:
+        """Scrub ``text`` and say what was masked. Never raises.
+
+        ``bytes`` are decoded as UTF-8 with replacement characters; any other object is
+        scrubbed as its ``str()``.
+        """
+        try:
+            value = _as_text(text)
+        except Exception:  # a hostile __str__; nothing readable to keep
+            return ScrubResult(MASK, ("unreadable",), 1)
+        try:
+            return self._report(value, fast=True)
+        except Exception:
+            try:
+                return self._report(value, fast=False)
+            except Exception:  # fail closed: never hand back unscrubbed text
+                return ScrubResult(MASK, ("unreadable",), 1)
+
+    def _report(self, text: str, *, fast: bool) -> ScrubResult:
+        kinds: dict[str, None] = {}
+        out, count, lo, hi = self._pass(text, kinds, fast=fast)
+        if not count:
+            return ScrubResult(text, (), 0)
+        passes = 1
+        # A mask can, rarely, complete a new match next to it: rescan the changed lines
+        # until nothing changes, so scrub(scrub(x)) == scrub(x).
+        while count and lo < hi and passes < _MAX_PASSES:
+            lo = out.rfind("\n", 0, lo) + 1
+            end = out.find("\n", hi)
+            hi = len(out) if end < 0 else end
+            piece, n, _, _ = self._pass(out[lo:hi], kinds, fast=fast)
+            passes += 1
+            if not n:
+                break
+            count += n
+            out = out[:lo] + piece + out[hi:]
+            hi = lo + len(piece)
+        return ScrubResult(out, tuple(kinds), count)
+
+    def _pass(
+        self, text: str, kinds: dict[str, None], *, fast: bool
+    ) -> tuple[str, int, int, int]:
+        """One masking pass: ``(text, count, first changed offset, end of last mask)``."""
+        matches: Iterator[tuple[re.Match[str], _Branch]]
+        regions = self._prefilter.regions(text) if fast and self._prefilter is not None else None
+        if regions is None:
+            matches = _merge(text, self._branches, 0, len(text))
+        elif not regions:
+            return text, 0, 0, 0
+        else:
+            matches = self._windowed(text, regions)
+        parts: list[str] = []
+        last = 0
+        count = 0
+        first = -1
+        for m, branch in matches:
+            for group in branch.groups:
+                start, end = m.span(group)
+                if start < end:
+                    break
+            else:
+                continue
+            if start < last or not text[start:end].strip("*"):
+                continue  # already masked
+            if first < 0:
+                first = start
+            parts.append(text[last:start])
+            parts.append(MASK)
+            last = end
+            count += 1
+            kinds[branch.name] = None
+        if not count:
+            return text, 0, 0, 0
+        tail = len(text) - last
+        parts.append(text[last:])
+        out = "".join(parts)
+        return out, count, first, len(out) - tail
+
+    def _windowed(
+        self, text: str, regions: list[tuple[int, int]]
+    ) -> Iterator[tuple[re.Match[str], _Branch]]:
+        """Merge the triggered patterns' matches on each line where a trigger ended."""
+        pos = 0
+        n = len(regions)
+        i = 0
+        branches = self._branches
+        while i < n:
+            end = regions[i][0]
+            if end <= pos:
+                i += 1
+                continue
+            line_start = text.rfind("\n", 0, end - 1) + 1
+            start = max(pos, line_start, end - _LOOKBACK)
+            line_end = text.find("\n", end)
+            if line_end < 0:
+                line_end = len(text)
+            fired: dict[int, _Branch] = {}
+            while i < n and regions[i][0] <= line_end:
+                fired[regions[i][1]] = branches[regions[i][1]]
+                i += 1
+            pos = line_end
+            for m, branch in _merge(text, tuple(fired[k] for k in sorted(fired)), start, line_end):
+                yield m, branch
+                pos = max(pos, m.end())
+
+
+def _merge(
+    text: str, branches: tuple[_Branch, ...], start: int, stop: int
+) -> Iterator[tuple[re.Match[str], _Branch]]:
+    """Yield non-overlapping matches of ``branches`` in ``text[start:stop]``, leftmost first.
+
+    Among matches starting at one position the first listed branch wins, as in one combined
+    alternation. A multiline branch may run past ``stop``.
+    """
+    n = len(text)
+    heads: list[tuple[re.Match[str] | None, _Branch]] = [
+        (b.regex.search(text, start, n if b.multiline else stop), b) for b in branches
+    ]
+    while True:
+        best: tuple[re.Match[str], _Branch] | None = None
+        for m, b in heads:
+            if m is not None and (best is None or m.start() < best[0].start()):
+                best = (m, b)
+        if best is None:
+            return
+        yield best
+        pos = best[0].end()
+        heads = [
+            (
+                m
+                if m is None or m.start() >= pos
+                else b.regex.search(text, pos, n if b.multiline else max(stop, pos)),
+                b,
+            )
+            for m, b in heads
+        ]
+        if pos >= stop:
+            heads = [(m, b) for m, b in heads if m is not None and m.start() < stop]
+
+
+class _Prefilter:
+    """Hyperscan over every pattern's trigger; per-thread scratch space."""
+
+    def __init__(self, patterns: tuple[SecretPattern, ...]) -> None:
+        self._db: Any = None
+        self._patterns = patterns
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._broken = False
+
+    def _database(self) -> Any:
+        if self._db is None:
+            with self._lock:
+                if self._db is None:
+                    assert _hs is not None
+                    db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+                    flags = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_UTF8 | _hs.HS_FLAG_UCP
+                    db.compile(
+                        expressions=[(p.trigger or p.pattern).encode() for p in self._patterns],
+                        ids=list(range(len(self._patterns))),
+                        elements=len(self._patterns),
+                        flags=flags,
+                    )
+                    self._db = db
+        return self._db
+
+    def regions(self, text: str) -> list[tuple[int, int]] | None:
+        """Return sorted ``(char offset where a trigger ended, pattern index)``.
+
+        ``None`` means the prefilter cannot answer (no compile, unencodable text).
+        """
+        if self._broken:
+            return None
+        try:
+            db = self._database()
+            scratch = getattr(self._local, "scratch", None)
+            if scratch is None:
+                scratch = _hs.Scratch(db)
+                self._local.scratch = scratch
+            data = text.encode("utf-8")
+        except Exception:
+            if self._db is None:
+                self._broken = True
+            return None  # lone surrogates, a failed compile: the full pass handles it
+        hits: list[tuple[int, int]] = []
+        db.scan(data, match_event_handler=_on_match, context=hits, scratch=scratch)
+        if not hits:
+            return []
+        hits.sort()
+        if len(data) == len(text):
+            return hits
+        out = []
+        chars = 0
+        prev = 0
+        for end, pid in hits:
+            chars += len(data[prev:end].decode("utf-8", "replace"))
+            prev = end
+            out.append((chars, pid))
+        return out
+
+
+def _on_match(pid: int, _start: int, end: int, _flags: int, hits: list[tuple[int, int]]) -> None:
+    hits.append((end, pid))
+
+
+def _as_text(text: object) -> str:
+    if isinstance(text, str):
+        return text
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return bytes(text).decode("utf-8", "replace")
+    return str(text)
