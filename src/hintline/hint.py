@@ -106,11 +106,17 @@ def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     Rendering is deterministic, so the last 1,024 distinct renderings are cached: an agent that
     repeats a failing call gets its hint without normalising and scrubbing again.
     """
-    return _render(rule.name, rule.hint, rule.key_group, rule.category, tuple(groups.items()))
+    items = tuple(groups.items())
+    if any(value is not None and len(value) > _MAX_CACHED_VALUE for _, value in items):
+        return _render_uncached(rule.name, rule.hint, rule.key_group, rule.category, items)
+    return _render(rule.name, rule.hint, rule.key_group, rule.category, items)
 
 
-@functools.lru_cache(maxsize=1024)
-def _render(
+_MAX_CACHED_VALUE = 512
+"""Renderings with a longer captured value are not cached (nor hashed)."""
+
+
+def _render_uncached(
     name: str,
     template: str,
     key_group: str | None,
@@ -123,6 +129,9 @@ def _render(
     if key_group is not None and dict(groups).get(key_group) is not None:
         key = scrub(values[key_group])
     return _make(category, text, name, key)
+
+
+_render = functools.lru_cache(maxsize=1024)(_render_uncached)
 
 
 def _root_cause_line(source: str | BaseException) -> str | None:
@@ -173,15 +182,20 @@ def fallback(text: str, source: str | BaseException | None = None) -> Hint:
         line = _root_cause_line(source)
     elif _needs_trace_parser(text, picked, strength):
         line = _root_cause_line(text)
-    return _fallback_hint(line or picked)
+    line = line or picked
+    if line is not None and len(line) > _MAX_CACHED_VALUE:
+        return _fallback_hint_uncached(line)
+    return _fallback_hint(line)
 
 
-@functools.lru_cache(maxsize=1024)
-def _fallback_hint(line: str | None) -> Hint:
+def _fallback_hint_uncached(line: str | None) -> Hint:
     if line:
         line = _CONTROL.sub("", line)
     text = _finish(PREFIX + (line or "Empty error message: nothing to act on."))
     return _make(Category.OTHER, text, None, None)
+
+
+_fallback_hint = functools.lru_cache(maxsize=1024)(_fallback_hint_uncached)
 
 
 _SAFE = Hint(

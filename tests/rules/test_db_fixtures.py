@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import hintline
-from hintline.rules import RULES, db
+from hintline.rules import RULES, Rule, db
 
 FIXTURES = Path(__file__).parent / "fixtures" / "db"
 CAPTURES = sorted(FIXTURES.glob("*.txt"))
@@ -74,6 +74,7 @@ def test_every_db_rule_is_exercised_by_a_capture() -> None:
         if rule.name not in claimed:
             assert rule.name in {
                 "db.pg-foreign-key",
+                "db.pg-foreign-key-referenced-key",
                 "db.pg-unique-constraint",
                 "db.pg-undefined-column",
             }, f"{rule.name} claims no full capture"
@@ -82,3 +83,14 @@ def test_every_db_rule_is_exercised_by_a_capture() -> None:
 def test_db_rules_lead_the_table() -> None:
     """Database rules come first in the global order (rules/__init__.py)."""
     assert RULES[: len(db.RULES)] == db.RULES
+
+
+@pytest.mark.parametrize("rule", db.RULES, ids=[r.name for r in db.RULES])
+def test_examples_are_excerpts_of_their_fixture(rule: Rule) -> None:
+    """Every line of every example is copied from the captured fixture it names (no hand-typed
+    imitations of real messages)."""
+    for example in rule.examples:
+        path = FIXTURES.parents[2] / example.source.split(" ")[0].removeprefix("tests/")
+        captured = path.read_text()
+        for line in filter(None, (ln.strip() for ln in example.input.splitlines())):
+            assert line in captured, f"{rule.name}: {line!r} is not in {path.name}"

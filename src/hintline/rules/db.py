@@ -98,6 +98,26 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        code="DB065",
+        name="db.pg-foreign-key-referenced-key",
+        category=Category.FOREIGN_KEY_VIOLATION,
+        pattern=r"Key \((?P<key>[^)\n]+)\)=\([^\n]*?\) is still referenced",
+        hint=(
+            "Foreign key constraint failed: '{key}' is still referenced by rows of another table. "
+            "Delete or re-point the referencing rows first."
+        ),
+        why="PostgreSQL 23503 DETAIL cut before the table name (log line limits, truncated messages).",
+        examples=(
+            Example(
+                "DETAIL:  Key (id)=(1) is still referenced",
+                "Hint: Foreign key constraint failed: 'id' is still referenced by rows of another table. Delete or re-point the referencing rows first.",
+                key="id",
+                source=_F + "pg-psycopg-fk-delete.txt (DETAIL line, cut)",
+            ),
+        ),
+        near_misses=("Key (id)=(1) is not present in table",),
+    ),
+    Rule(
         code="DB003",
         name="db.pg-foreign-key",
         category=Category.FOREIGN_KEY_VIOLATION,
