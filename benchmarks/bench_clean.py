@@ -57,6 +57,20 @@ def _startup(cache_dir: str) -> float:
     return float(out.stdout.strip())
 
 
+def _fill_cache(cache_dir: str) -> None:
+    """Compile the Hyperscan database into ``cache_dir`` (waiting for the background build)."""
+    code = (
+        "import hintline; from hintline import _engine; hintline.clean('x'); "
+        "m = _engine._default(); getattr(m, 'wait', lambda t: True)(600)"
+    )
+    env = {
+        **os.environ,
+        "HINTLINE_CACHE_DIR": cache_dir,
+        "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}",
+    }
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
 def _note(text: str) -> str:
     import hintline
 
@@ -117,7 +131,7 @@ def cases() -> list[Case]:
         row(f"10 MB input, bounded first ({len(big.encode())} B)", big, 100),
     ]
     warm = tempfile.mkdtemp(prefix="hintline-bench-cache-")
-    _startup(warm)  # fill the disk cache once
+    _fill_cache(warm)
 
     def cold() -> None:
         with tempfile.TemporaryDirectory(prefix="hintline-bench-cold-") as empty:
@@ -140,3 +154,43 @@ def cases() -> list[Case]:
         ),
     ]
     return rows
+
+
+def startup_report(runs: int = 7) -> str:
+    """Median ms of ``import hintline`` and of the first ``clean()`` inside fresh interpreters
+    (``python -m benchmarks.bench_clean``), warm and cold Hyperscan cache."""
+    import statistics
+
+    code = (
+        "import time; t0 = time.perf_counter(); import hintline; t1 = time.perf_counter(); "
+        "hintline.clean('psycopg.errors.UniqueViolation: duplicate key value violates unique "
+        'constraint "users_email_key"\'); t2 = time.perf_counter(); '
+        "print((t1 - t0) * 1000, (t2 - t1) * 1000)"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}"}
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="hintline-bench-") as warm:
+        _fill_cache(warm)
+        for label in ("warm cache", "cold cache"):
+            imports, firsts = [], []
+            for _ in range(runs):
+                with tempfile.TemporaryDirectory(prefix="hintline-bench-cold-") as cold:
+                    env["HINTLINE_CACHE_DIR"] = warm if label == "warm cache" else cold
+                    out = subprocess.run(
+                        [sys.executable, "-c", code],
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                        env=env,
+                    ).stdout.split()
+                imports.append(float(out[0]))
+                firsts.append(float(out[1]))
+            lines.append(
+                f"{label}: import hintline {statistics.median(imports):.1f} ms, first clean() "
+                f"{statistics.median(firsts):.1f} ms (median of {runs} fresh interpreters)"
+            )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(startup_report())

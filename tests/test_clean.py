@@ -244,7 +244,9 @@ class TestExceptions:
         text = exception_text(group)
         assert "first-member" in text
         assert "second_member" in text
-        assert hintline.clean(group).text == "Hint: KeyError: 'second_member'"
+        hint = hintline.clean(group)
+        assert hint.rule == "python.key-error"
+        assert hint.key == "second_member"
 
     def test_hostile_str_and_cycles(self) -> None:
         """A __str__ that raises and a cause cycle still give a hint."""

@@ -9,11 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
 import re
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hintline._engine import Match, passes_guard
@@ -66,15 +64,24 @@ def describe() -> str:
     return f"hyperscan {version}" + (f" ({library})" if library else "")
 
 
-def cache_dir() -> Path | None:
+def _machine() -> str:
+    uname = getattr(os, "uname", None)
+    if uname is not None:
+        return str(uname().machine)
+    import platform  # Windows
+
+    return platform.machine()
+
+
+def cache_dir() -> str | None:
     """The directory holding compiled databases, or ``None`` when caching is off."""
     configured = os.environ.get(CACHE_ENV)
     if configured is not None:
         if configured.strip().lower() in ("", "0", "off", "no", "false"):
             return None
-        return Path(configured)
+        return configured
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "hintline"
+    return os.path.join(base, "hintline")
 
 
 def _flags_for(caseless: bool, dotall: bool, multiline: bool) -> int:
@@ -156,16 +163,16 @@ def cache_key(rules: Sequence[Rule]) -> str:
     from hyperscan import _version
 
     digest = hashlib.sha256()
-    header = [_FORMAT, TRANSLATION, str(getattr(_version, "__version__", "")), platform.machine()]
+    header = [_FORMAT, TRANSLATION, str(getattr(_version, "__version__", "")), _machine()]
     digest.update(json.dumps(header).encode())
     for rule in rules:
         digest.update(b"\0" + rule.pattern.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:40]
 
 
-def _cache_path(rules: Sequence[Rule]) -> Path | None:
+def _cache_path(rules: Sequence[Rule]) -> str | None:
     directory = cache_dir()
-    return None if directory is None else directory / f"rules-{cache_key(rules)}.hsdb"
+    return None if directory is None else os.path.join(directory, f"rules-{cache_key(rules)}.hsdb")
 
 
 class _Layout:
@@ -178,11 +185,12 @@ class _Layout:
         self.spans = spans
 
 
-def _load(path: Path, size: int) -> tuple[Any, _Layout] | None:
+def _load(path: str, size: int) -> tuple[Any, _Layout] | None:
     """``(database, layout)`` from the cache file, or ``None`` if missing, stale or corrupt."""
     assert _hs is not None
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as fh:
+            raw = fh.read()
     except OSError:
         return None
     try:
@@ -204,7 +212,7 @@ def _load(path: Path, size: int) -> tuple[Any, _Layout] | None:
     return database, layout
 
 
-def _save(path: Path, database: Any, layout: _Layout) -> None:
+def _save(path: str, database: Any, layout: _Layout) -> None:
     """Write the cache file atomically; any failure only means no cache."""
     assert _hs is not None
     try:
@@ -216,9 +224,10 @@ def _save(path: Path, database: Any, layout: _Layout) -> None:
             "caseless": layout.caseless,
             "spans": layout.spans,
         }
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_bytes(json.dumps(header).encode() + b"\n" + blob)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(json.dumps(header).encode() + b"\n" + blob)
         os.replace(tmp, path)
     except Exception:
         return
@@ -337,7 +346,7 @@ class AutoMatcher:
         self._fallback: ReMatcher | None = None
         self._done = threading.Event()
         path = _cache_path(self.rules)
-        if path is not None and path.exists():
+        if path is not None and os.path.exists(path):
             self._build()  # a warm cache loads in milliseconds
         else:
             threading.Thread(target=self._build, name="hintline-hyperscan", daemon=True).start()
