@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Iterable
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from hintline.exceptions import HintlineError
@@ -202,14 +202,29 @@ def entry_key(raw: str) -> str:
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
+_CACHED_TRACE_CHARS = 16_384  # the cache holds at most 1024 such texts (about 16 MB)
+
+
+def _parse_trace_safely(text: str) -> Trace:
+    try:
+        return parse_trace(text)
+    except Exception:
+        return Trace()
+
+
+_parse_trace_cached = lru_cache(maxsize=1024)(_parse_trace_safely)
+
+
+def _trace_of(text: str) -> Trace:
+    """``parse_trace`` of a trace text, remembered: a log repeats the same tracebacks."""
+    if len(text) > _CACHED_TRACE_CHARS:
+        return _parse_trace_safely(text)
+    return _parse_trace_cached(text)
+
+
 def build_entry(parsed: Parsed, raw: str, source: str, fmt: str) -> Entry:
     """Turn parsed fields into an :class:`Entry`, parsing its trace. Never raises."""
-    trace = Trace()
-    if parsed.trace_text:
-        try:
-            trace = parse_trace(parsed.trace_text)
-        except Exception:
-            trace = Trace()
+    trace = _trace_of(parsed.trace_text) if parsed.trace_text else Trace()
     root = trace.root_cause
     exc_type = root.type if root is not None and root.type else (
         parsed.exception_type or _fallback_type(parsed.trace_text, parsed.message)

@@ -159,13 +159,13 @@ RULES: tuple[Rule, ...] = (
         name="python.str-concatenation",
         category=Category.TYPE_MISMATCH,
         pattern=r"can only concatenate (?P<type>\w+) \(not \"(?P<got>\w+)\"\) to \w+",
-        hint="Cannot join a {got} to a {type}; convert the value first (for example str(value)) or pass a {type}.",
+        hint="Cannot join a value of type {got} to {type}; convert it first (for example str(value)) or pass a {type}.",
         why="CPython's TypeError for str/list concatenation with another type.",
         key_group=None,
         examples=(
             Example(
                 "TypeError: can only concatenate str (not \"int\") to str",
-                "Hint: Cannot join a int to a str; convert the value first (for example str(value)) or pass a str.",
+                "Hint: Cannot join a value of type int to str; convert it first (for example str(value)) or pass a str.",
                 None,
                 _FX + "py_type_concat.txt",
             ),
@@ -202,12 +202,12 @@ RULES: tuple[Rule, ...] = (
         name="python.not-callable",
         category=Category.TYPE_MISMATCH,
         pattern=r"TypeError: '(?P<key>\w+)' object is not callable",
-        hint="A '{key}' value was called like a function; a name is probably shadowed by data; call the function, not the value.",
+        hint="A value of type '{key}' was called like a function; a name is probably shadowed by data, so call the function, not the value.",
         why="CPython's TypeError when calling a non-callable (a variable that shadows a function, a missing method).",
         examples=(
             Example(
                 "TypeError: 'int' object is not callable",
-                "Hint: A 'int' value was called like a function; a name is probably shadowed by data; call the function, not the value.",
+                "Hint: A value of type 'int' was called like a function; a name is probably shadowed by data, so call the function, not the value.",
                 "int",
                 _FX + "py_not_callable.txt",
             ),

@@ -215,6 +215,37 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        code="SY011",
+        name="system.connection-reset",
+        category=Category.CONNECTION_REFUSED,
+        pattern=r"(?:[Cc]onnection reset by peer|ECONNRESET\b|ConnectionResetError)",
+        hint="The connection was reset by the remote side before a response arrived; retry with backoff, and check the service's health if it keeps happening.",
+        why="A TCP RST mid-request (a crashed or overloaded server, a proxy, an idle-timeout): Python, curl (56), Node, Go.",
+        key_group=None,
+        examples=(
+            Example(
+                "requests.exceptions.ConnectionError: ('Connection aborted.', ConnectionResetError(104, "
+                "'Connection reset by peer'))",
+                "Hint: The connection was reset by the remote side before a response arrived; retry with backoff, and check the service's health if it keeps happening.",
+                None,
+                _HTTP + "requests_reset.txt",
+            ),
+            Example(
+                "TypeError: fetch failed\n  [cause]: Error: read ECONNRESET\n    errno: -104,\n    code: 'ECONNRESET',",
+                "Hint: The connection was reset by the remote side before a response arrived; retry with backoff, and check the service's health if it keeps happening.",
+                None,
+                _HTTP + "fetch_reset.txt",
+            ),
+            Example(
+                "curl: (56) Recv failure: Connection reset by peer",
+                "Hint: The connection was reset by the remote side before a response arrived; retry with backoff, and check the service's health if it keeps happening.",
+                None,
+                _HTTP + "curl_reset.txt",
+            ),
+        ),
+        near_misses=("connection reset requested by the operator",),
+    ),
+    Rule(
         code="SY009",
         name="system.timeout",
         category=Category.TIMEOUT,
