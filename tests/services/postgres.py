@@ -17,16 +17,18 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-__all__ = ["PostgresServer", "find_pg_binary", "free_port", "start_postgres"]
+__all__ = ["PostgresServer", "find_pg_binary", "free_port", "reap_orphans", "start_postgres"]
 
 
 def find_pg_binary(name: str) -> str:
@@ -109,14 +111,51 @@ def _as_user(user: pwd.struct_passwd | None) -> dict[str, object]:
     return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
 
 
+_PREFIX = "hintline-pg-"
+_OWNER = "owner.pid"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def reap_orphans() -> None:
+    """Stop and delete clusters this module started for a process that is gone (a test run
+    killed before its teardown), recognised by their ``owner.pid`` file."""
+    for owner in Path(tempfile.gettempdir()).glob(f"{_PREFIX}*/{_OWNER}"):
+        try:
+            pid = int(owner.read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if _alive(pid):
+            continue
+        root = owner.parent
+        subprocess.run(
+            [find_pg_binary("pg_ctl"), "stop", "-D", str(root / "data"), "-m", "immediate", "-w"],
+            check=False, capture_output=True, timeout=60, **_as_user(_server_user()),
+        )  # fmt: skip
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def start_postgres(*, settings: dict[str, str] | None = None) -> PostgresServer:
     """initdb a cluster in a temporary directory and start it on a free 127.0.0.1 port.
+
+    The directory records the calling process in ``owner.pid`` so that a later run can
+    :func:`reap_orphans` if this one is killed before it stops the server.
 
     Args:
         settings: extra ``postgresql.conf`` settings (``{"deadlock_timeout": "100ms"}``).
     """
+    reap_orphans()
     user = _server_user()
-    root = Path(tempfile.mkdtemp(prefix="hintline-pg-"))
+    root = Path(tempfile.mkdtemp(prefix=_PREFIX))
+    (root / _OWNER).write_text(f"{os.getpid()}\n")
     if user is not None:
         os.chown(root, user.pw_uid, user.pw_gid)
     env = {**os.environ, "LC_ALL": "C", "LANG": "C"}
@@ -174,7 +213,16 @@ def postgres() -> Iterator[str]:
         server = start_postgres()
     except (FileNotFoundError, RuntimeError, subprocess.CalledProcessError) as exc:
         pytest.fail(f"cannot start PostgreSQL: {exc}", pytrace=False)
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt  # pytest then tears down, stopping the server
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
     try:
         yield server.dsn
     finally:
         server.stop()
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, previous)

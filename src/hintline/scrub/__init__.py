@@ -46,7 +46,7 @@ def scrub(text: str | bytes) -> str:
     Returns:
         The text with secret values masked and everything else unchanged.
     """
-    return _DEFAULT.report(text).text
+    return _DEFAULT.scrub(text)
 
 
 def scrub_report(text: str | bytes) -> ScrubResult:

@@ -26,10 +26,19 @@ __all__ = ["SECRETS", "build_secrets"]
 _MASKED = r"(?!\[(?i:secure|redacted|filtered|masked|hidden)\])"
 # A bare (unquoted) value ends at whitespace, a quote, a bracket or a list separator.
 _BARE = r"[^\s\"'`,;&<>()\[\]{}]+"
-# Values that say "no secret here"; masking them would only hide information.
+_END = r"(?![^\s\"'`,;&<>()\[\]{}])"
+# Values that say "no secret here"; masking them would only hide information: placeholders,
+# None/null/booleans, `(using password: YES)`, `(auth:SIMPLE)`, a constant's name
+# (`password=APP_PASSWORD`), a hex id (ZooKeeper's `sessionid: 0x14ede63a5a70002`), an object's
+# repr (`Token{a64f992 …}`, `Token { kind: … }`, `a.b.BinderProxy@2bd79ce`).
 _NOT_A_VALUE = (
-    r"(?!-----BEGIN|\$\{|\$[A-Z_]|%\(|\{\{|(?:None|null|NULL|nil|undefined|true|false|True|False|%s)"
-    r"(?![^\s\"'`,;&<>()\[\]{}]))"
+    r"(?!-----BEGIN|\$\{|\$[A-Z_]|%\(|\{\{"
+    r"|(?:None|null|NULL|nil|undefined|true|false|True|False|%s|[A-Z]+(?:_[A-Z]+)+|[A-Z]{1,10}"
+    r"|0x[0-9a-fA-F]+)"
+    + _END
+    + r"|[A-Za-z_][\w.$]*[{(\[]|[A-Z][A-Za-z]+ \{ |(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*@[0-9a-f]+"
+    + _END
+    + ")"
 )
 _QUOTED_VALUE = (
     r"(?:\\\"(?!-----BEGIN)(?P<eq>(?:[^\"\\\r\n]|\\(?!\")[^\r\n])+)"  # \"…\" inside an escaped JSON string
@@ -87,6 +96,13 @@ def _key_value(names: tuple[str, ...]) -> SecretPattern:
             "session=<sqlalchemy.orm.session.Session object at 0x7f1c>",
             "oauth=enabled",
             "bypass=1",
+            "Access denied for user 'app'@'localhost' (using password: YES)",
+            '    Sync(client, user="app", password=APP_PASSWORD).run("SELECT 1")',
+            "Skipping AppWindowToken{df0798e token=Token{78af589 ActivityRecord{3b04890 u0}}}",
+            "Bad activity token: android.os.BinderProxy@2bd79ce",
+            "Auth successful for job_1445144423722_0020 (auth:SIMPLE)",
+            "Processed session termination for sessionid: 0x14ede63a5a70002",
+            "Priority: 20, Token: Token { kind: ContainerToken, service: 172.22.149.145:2834 }",
         ),
         source="sentry-python:DEFAULT_DENYLIST; sentry-relay:@password",
     )

@@ -31,7 +31,6 @@ except ImportError:  # pragma: no cover - exercised on platforms without a wheel
 __all__ = ["Scrubber"]
 
 _LOOKBACK = 4096  # how far before a trigger a match may start (long scheme://user: prefixes)
-_MAX_PASSES = 4  # a mask can expose a new match next to it; repeat until nothing changes
 
 
 @dataclass(frozen=True)
@@ -89,6 +88,12 @@ class Scrubber:
 
     def scrub(self, text: str | bytes) -> str:
         """Return ``text`` with every secret value replaced by ``***``. Never raises."""
+        if text.__class__ is str and self._prefilter is not None:
+            try:
+                if self._prefilter.regions(text) == []:  # type: ignore[arg-type]
+                    return text  # type: ignore[return-value]
+            except Exception:  # the full path below decides
+                pass
         return self.report(text).text
 
     def report(self, text: str | bytes) -> ScrubResult:
@@ -98,7 +103,7 @@ class Scrubber:
         scrubbed as its ``str()``.
         """
         try:
-            value = _as_text(text)
+            value = text if text.__class__ is str else _as_text(text)
         except Exception:  # a hostile __str__; nothing readable to keep
             return ScrubResult(MASK, ("unreadable",), 1)
         try:
@@ -110,42 +115,29 @@ class Scrubber:
                 return ScrubResult(MASK, ("unreadable",), 1)
 
     def _report(self, text: str, *, fast: bool) -> ScrubResult:
+        # One pass is idempotent: a mask (***) never completes a new match and every value
+        # pattern skips a value that is already all asterisks (tests/scrub check both).
         kinds: dict[str, None] = {}
-        out, count, lo, hi = self._pass(text, kinds, fast=fast)
+        out, count = self._pass(text, kinds, fast=fast)
         if not count:
             return ScrubResult(text, (), 0)
-        passes = 1
-        # A mask can, rarely, complete a new match next to it: rescan the changed lines
-        # until nothing changes, so scrub(scrub(x)) == scrub(x).
-        while count and lo < hi and passes < _MAX_PASSES:
-            lo = out.rfind("\n", 0, lo) + 1
-            end = out.find("\n", hi)
-            hi = len(out) if end < 0 else end
-            piece, n, _, _ = self._pass(out[lo:hi], kinds, fast=fast)
-            passes += 1
-            if not n:
-                break
-            count += n
-            out = out[:lo] + piece + out[hi:]
-            hi = lo + len(piece)
         return ScrubResult(out, tuple(kinds), count)
 
     def _pass(
         self, text: str, kinds: dict[str, None], *, fast: bool
-    ) -> tuple[str, int, int, int]:
-        """One masking pass: ``(text, count, first changed offset, end of last mask)``."""
+    ) -> tuple[str, int]:
+        """One masking pass: ``(text, count)``."""
         matches: Iterator[tuple[re.Match[str], _Branch]]
         regions = self._prefilter.regions(text) if fast and self._prefilter is not None else None
         if regions is None:
             matches = _merge(text, self._branches, 0, len(text))
         elif not regions:
-            return text, 0, 0, 0
+            return text, 0
         else:
             matches = self._windowed(text, regions)
         parts: list[str] = []
         last = 0
         count = 0
-        first = -1
         for m, branch in matches:
             for group in branch.groups:
                 start, end = m.span(group)
@@ -155,19 +147,15 @@ class Scrubber:
                 continue
             if start < last or not text[start:end].strip("*"):
                 continue  # already masked
-            if first < 0:
-                first = start
             parts.append(text[last:start])
             parts.append(MASK)
             last = end
             count += 1
             kinds[branch.name] = None
         if not count:
-            return text, 0, 0, 0
-        tail = len(text) - last
+            return text, 0
         parts.append(text[last:])
-        out = "".join(parts)
-        return out, count, first, len(out) - tail
+        return "".join(parts), count
 
     def _windowed(
         self, text: str, regions: list[tuple[int, int]]
@@ -265,11 +253,12 @@ class _Prefilter:
         if self._broken:
             return None
         try:
-            db = self._database()
-            scratch = getattr(self._local, "scratch", None)
-            if scratch is None:
-                scratch = _hs.Scratch(db)
-                self._local.scratch = scratch
+            db = self._db if self._db is not None else self._database()
+            local = self._local
+            try:
+                scratch = local.scratch
+            except AttributeError:
+                scratch = local.scratch = _hs.Scratch(db)
             data = text.encode("utf-8")
         except Exception:
             if self._db is None:

@@ -1,0 +1,73 @@
+"""``scrub()`` against the targets of issue 3 (``python -m benchmarks scrub``).
+
+Inputs: a 240-character hint (the output of ``clean``), the same with a DSN password, real
+captured client errors (tests/scrub/fixtures/), and 64 KiB messages made of real JVM traces
+(benchmarks/data/defects4j/, MIT) with and without secrets. ``fast`` rows use the default
+scrubber (Hyperscan prefilter, then ``re`` on the lines where a trigger fired); the
+``full-re`` row is the fallback used where Hyperscan has no wheel.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from benchmarks._harness import Case
+from hintline.scrub import Scrubber, scrub
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFECTS4J = Path(__file__).resolve().parent / "data" / "defects4j"
+CORPUS = ROOT / "tests" / "scrub" / "fixtures"
+KIB64 = 64 * 1024
+
+HINT = (
+    "Hint: Foreign key constraint failed for 'user_id' on table 'orders' "
+    "(constraint orders_user_id_fkey). Ensure the target user exists before the step runs; "
+    "check the migration that created it and retry the insert once the parent row is present."
+)[:240].ljust(240, ".")
+HINT_SECRET = (
+    "Hint: Database at postgresql://app:S3cret@db:5432/shop refused the connection; "
+    "start the server or fix the host/port, then retry. "
+    + HINT[6:]
+)[:240]
+
+
+def _filler(size: int) -> str:
+    names = ("Math-25", "Compress-28", "Csv-7", "Jsoup-85")
+    block = "\n".join((DEFECTS4J / f"{n}.txt").read_text(encoding="utf-8") for n in names)
+    return (block * (size // len(block) + 1))[:size]
+
+
+def _with_secrets(text: str) -> str:
+    """The text with four real captures spliced in at 1/5, 2/5, 3/5 and 4/5, cut to size."""
+    pieces = [
+        json.loads((CORPUS / f"{n}.json").read_text())["output"]
+        for n in ("psycopg3_closed_port", "requests_401", "curl_401", "traceback_password")
+    ]
+    out = []
+    step = len(text) // 5
+    for i, piece in enumerate(pieces):
+        out.append(text[i * step : (i + 1) * step])
+        out.append("\n" + piece)
+    out.append(text[4 * step :])
+    return "".join(out)[: len(text)]
+
+
+def cases() -> list[Case]:
+    """The benchmark rows."""
+    full = Scrubber()
+    log = _filler(KIB64)
+    log_secrets = _with_secrets(log)
+    sqlalchemy = json.loads((CORPUS / "sqlalchemy_create_engine.json").read_text())["output"]
+    assert scrub(log) == log
+    assert "S3cretDsn-Pw71" not in scrub(log_secrets)
+    return [
+        Case("scrub", "hint-240 (no secret)", lambda: scrub(HINT), target_us=3.0),
+        Case("scrub", "hint-240 (DSN password)", lambda: scrub(HINT_SECRET)),
+        Case("scrub", f"sqlalchemy error {len(sqlalchemy)} chars (real)", lambda: scrub(sqlalchemy)),
+        Case("scrub", "message-64KiB (no secret)", lambda: scrub(log), target_us=300.0),
+        Case("scrub", "message-64KiB (4 real captures with secrets)", lambda: scrub(log_secrets),
+             target_us=300.0),
+        Case("scrub", "message-64KiB full-re fallback (no Hyperscan)",
+             lambda: full._report(log_secrets, fast=False)),
+    ]
