@@ -33,8 +33,8 @@ class SecretPattern:
         source: where the pattern comes from (``gitleaks:github-pat``, ``sentry-relay:@urlauth``),
             for credit.
         trigger: a short regex, for the multi-pattern prefilter, that matches near the start of
-            every match (the key name and separator, the token prefix). It must be a superset
-            of the start of ``pattern``; empty means ``pattern`` itself. Tests check that the
+            every match (the key name and separator, the token prefix) and ends inside it. It
+            must be a superset of the start of ``pattern``; empty means ``pattern`` itself. Tests check that the
             prefiltered path masks exactly what a full scan masks.
         multiline: the match may span lines (PEM blocks); the fast path then looks past the
             line where the match starts.

@@ -91,8 +91,12 @@ class Scrubber:
         """Return ``text`` with every secret value replaced by ``***``. Never raises."""
         if text.__class__ is str and self._prefilter is not None:
             try:
-                if self._prefilter.regions(text) == []:  # type: ignore[arg-type]
+                regions = self._prefilter.regions(text)  # type: ignore[arg-type]
+                if regions == []:
                     return text  # type: ignore[return-value]
+                if regions is not None:
+                    kinds: dict[str, None] = {}
+                    return self._pass(text, kinds, fast=True, regions=regions)[0]  # type: ignore[arg-type]
             except Exception:  # the full path below decides
                 pass
         return self.report(text).text
@@ -125,11 +129,17 @@ class Scrubber:
         return ScrubResult(out, tuple(kinds), count)
 
     def _pass(
-        self, text: str, kinds: dict[str, None], *, fast: bool
+        self,
+        text: str,
+        kinds: dict[str, None],
+        *,
+        fast: bool,
+        regions: list[tuple[int, int]] | None = None,
     ) -> tuple[str, int]:
-        """One masking pass: ``(text, count)``."""
+        """One masking pass: ``(text, count)``; ``regions`` as the prefilter already gave them."""
         matches: Iterator[tuple[re.Match[str], _Branch]]
-        regions = self._prefilter.regions(text) if fast and self._prefilter is not None else None
+        if regions is None and fast and self._prefilter is not None:
+            regions = self._prefilter.regions(text)
         if regions is None:
             matches = _merge(text, tuple((b, 0) for b in self._branches), len(text))
         elif not regions:
@@ -176,30 +186,35 @@ class Scrubber:
             line_end = text.find("\n", end)
             if line_end < 0:
                 line_end = len(text)
-            fired: dict[int, int] = {}  # branch index -> the first trigger end on this line
+            fired: dict[int, list[int]] = {}  # branch index -> its trigger ends on this line
             while i < n and regions[i][0] <= line_end:
-                fired.setdefault(regions[i][1], regions[i][0])
+                fired.setdefault(regions[i][1], []).append(regions[i][0])
                 i += 1
             pos = line_end
             todo = []
             for k in sorted(fired):
                 branch = branches[k]
                 reach = branch.reach
-                todo.append((branch, start if reach is None else max(start, fired[k] - reach)))
-            for m, branch in _merge(text, tuple(todo), line_end):
+                todo.append((branch, start if reach is None else max(start, fired[k][0] - reach)))
+            last_end = {k: ends[-1] for k, ends in fired.items()}
+            for m, branch in _merge(text, tuple(todo), line_end, last_end):
                 yield m, branch
                 pos = max(pos, m.end())
 
 
 def _merge(
-    text: str, branches: tuple[tuple[_Branch, int], ...], stop: int
+    text: str,
+    branches: tuple[tuple[_Branch, int], ...],
+    stop: int,
+    last_end: dict[int, int] | None = None,
 ) -> Iterator[tuple[re.Match[str], _Branch]]:
     """Yield non-overlapping matches of ``branches``, each searched from its start, to ``stop``.
 
-    Matches come leftmost first.
-
-    Among matches starting at one position the first listed branch wins, as in one combined
-    alternation. A multiline branch may run past ``stop``.
+    Matches come leftmost first; among matches starting at one position the first listed
+    branch wins, as in one combined alternation. A multiline branch may run past ``stop``.
+    ``last_end`` (branch index -> the end of its last trigger on the line) spares searching
+    again for a branch none of whose triggers lies past the text already consumed: a trigger
+    ends inside every match of its pattern.
     """
     n = len(text)
     heads: list[tuple[re.Match[str] | None, _Branch]] = [
@@ -218,6 +233,8 @@ def _merge(
             (
                 m
                 if m is None or m.start() >= pos
+                else None
+                if last_end is not None and last_end[b.index] <= pos
                 else b.regex.search(text, pos, n if b.multiline else max(stop, pos)),
                 b,
             )
