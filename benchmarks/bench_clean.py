@@ -130,6 +130,27 @@ def cases() -> list[Case]:
         row(f"64 KiB log, error at the end ({len(log64.encode())} B)", log64, 60),
         row(f"10 MB input, bounded first ({len(big.encode())} B)", big, 100),
     ]
+    # The stdlib engine (platforms without a Hyperscan wheel, or HINTLINE_ENGINE=re): the
+    # matching step alone, on the same inputs.
+    from hintline import RULES, _engine
+    from hintline._input import prepare
+
+    re_engine = _engine.compile_rules(RULES, engine="re")
+    for label, text in (
+        ("short", short),
+        ("trace JDBC", jdbc),
+        ("no match", nomatch),
+        ("64 KiB log", log64),
+    ):
+        prepared = prepare(text)
+        rows.append(
+            Case(
+                "clean",
+                f"re engine, match only: {label}",
+                lambda t=prepared: re_engine.match(t),
+                None,
+            )
+        )
     warm = tempfile.mkdtemp(prefix="hintline-bench-cache-")
     _fill_cache(warm)
 
