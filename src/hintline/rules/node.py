@@ -110,7 +110,7 @@ RULES: tuple[Rule, ...] = (
         name="node.syntax-error",
         category=Category.SYNTAX_ERROR,
         pattern=(
-            r"(?m)^(?:[^\n:]*/)?(?P<key>[\w.-]+\.[cm]?[jt]sx?):(?P<line>\d+)\n"
+            r"(?P<key>[\w.-]{1,64}\.[cm]?[jt]sx?):(?P<line>\d+)\n"
             r"(?:[^\n]*\n){1,4}?SyntaxError: (?P<what>[^\n]+)"
         ),
         hint="JavaScript SyntaxError in {key} line {line}: {what}; fix the code before running it.",

@@ -18,7 +18,7 @@ RULES: tuple[Rule, ...] = (
         code="PHP001",
         name="php.failed-to-open-not-found",
         category=Category.FILE_NOT_FOUND,
-        pattern=r"\w+\((?P<key>[^)\n]+)\): Failed to open stream: No such file or directory",
+        pattern=r"\w{1,40}\((?P<key>[^()\n]+)\): Failed to open stream: No such file or directory",
         hint="File or directory '{key}' does not exist; check the path (list the directory first) or create it before reading it.",
         why="PHP's stream wrappers warn 'Failed to open stream' with the function and the path.",
         examples=(
@@ -35,7 +35,7 @@ RULES: tuple[Rule, ...] = (
         code="PHP002",
         name="php.failed-to-open-permission-denied",
         category=Category.PERMISSION_DENIED,
-        pattern=r"\w+\((?P<key>[^)\n]+)\): Failed to open stream: Permission denied",
+        pattern=r"\w{1,40}\((?P<key>[^()\n]+)\): Failed to open stream: Permission denied",
         hint="Permission denied for '{key}'; this path is not accessible to the process, so use a path you are allowed to read or write.",
         why="PHP's stream wrappers warn 'Failed to open stream: Permission denied' with the path.",
         examples=(
@@ -86,7 +86,7 @@ RULES: tuple[Rule, ...] = (
         name="php.argument-type",
         category=Category.TYPE_MISMATCH,
         pattern=(
-            r"(?P<function>[\w:\\]+)\(\): Argument #(?P<position>\d+) \((?P<key>\$\w+)\) "
+            r"(?P<function>[\w:\\]{1,64})\(\): Argument #(?P<position>\d+) \((?P<key>\$\w+)\) "
             r"must be of type (?P<type>[\w|?\\]+), (?P<got>\w+) given"
         ),
         hint="Argument {key} of {function}() must be {type}, but {got} was given; pass a value of type {type}.",

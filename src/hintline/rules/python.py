@@ -35,7 +35,7 @@ RULES: tuple[Rule, ...] = (
         name="python.missing-argument",
         category=Category.MISSING_ARGUMENT,
         pattern=(
-            r"(?P<function>[\w.<>]+)\(\) missing \d+ required (?:positional|keyword-only) "
+            r"(?P<function>[\w.<>]{1,64})\(\) missing \d+ required (?:positional|keyword-only) "
             r"arguments?: (?P<key>'[^'\n]+')"
         ),
         hint="{function}() is missing required argument '{key}'; pass '{key}' in the call.",
@@ -59,7 +59,7 @@ RULES: tuple[Rule, ...] = (
         code="PY003",
         name="python.unexpected-keyword-argument",
         category=Category.MISSING_ARGUMENT,
-        pattern=r"(?P<function>[\w.<>]+)\(\) got an unexpected keyword argument '(?P<key>[^'\n]+)'",
+        pattern=r"(?P<function>[\w.<>]{1,64})\(\) got an unexpected keyword argument '(?P<key>[^'\n]+)'",
         hint="{function}() does not accept argument '{key}'; remove it or use one of the function's parameter names.",
         why="CPython's TypeError when a call passes a keyword the function does not declare.",
         examples=(
