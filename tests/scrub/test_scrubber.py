@@ -134,3 +134,13 @@ class TestThreads:
         for t in threads:
             t.join()
         assert errors == []
+
+
+class TestLongLines:
+    @pytest.mark.parametrize("spaces", [0, 1, 16])
+    def test_pair_at_the_end_of_a_long_line(self, spaces: int) -> None:
+        """A pair after 20 000 characters of one line is masked, on both paths alike."""
+        text = "x" * 20_000 + f" db_password{' ' * spaces}= S3cret!9 tail"
+        scrubber = Scrubber()
+        assert scrubber.scrub(text).endswith(f"db_password{' ' * spaces}= *** tail")
+        assert scrubber._report(text, fast=True) == scrubber._report(text, fast=False)

@@ -38,6 +38,9 @@ class SecretPattern:
             prefiltered path masks exactly what a full scan masks.
         multiline: the match may span lines (PEM blocks); the fast path then looks past the
             line where the match starts.
+        reach: at most how many characters before the end of its trigger a match starts
+            (``None``: anywhere earlier on the line). A bound lets the fast path skip the start
+            of long lines.
     """
 
     name: str
@@ -49,6 +52,7 @@ class SecretPattern:
     source: str = "hintline"
     trigger: str = ""
     multiline: bool = False
+    reach: int | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):

@@ -55,10 +55,12 @@ _JWT = (
 
 def _key_value(names: tuple[str, ...]) -> SecretPattern:
     name = name_regex(names)
-    sep = r"(?:\s*={1,2}>?\s*|\s*:\s*(?![A-Za-z]+\s+[a-z]))"  # `: word word` is prose
+    sep = r"(?:\s{0,16}={1,2}>?\s*|\s{0,16}:\s*(?![A-Za-z]+\s+[a-z]))"  # `: word word` is prose
     return SecretPattern(
         name="key-value",
         trigger=name_trigger(names),
+        # the glue character, the name, a backslash and quote, up to 16 spaces, then `=`/`:`
+        reach=1 + max(len(n) for n in names) + 2 + 16 + 1,
         pattern=(
             rf"{name}\\?[\"']?{sep}"
             rf"(?:{_QUOTED_VALUE}|{_NOT_A_VALUE}(?P<bare>{_BARE}))"

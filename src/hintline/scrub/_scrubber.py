@@ -39,6 +39,7 @@ class _Branch:
     name: str
     groups: tuple[str, ...]
     multiline: bool
+    reach: int | None
     regex: re.Pattern[str]
 
 
@@ -80,7 +81,7 @@ class Scrubber:
         patterns = (*self.extra_patterns, *table)
         object.__setattr__(self, "patterns", patterns)
         branches = tuple(
-            _Branch(i, p.name, p.groups, p.multiline, re.compile(p.pattern))
+            _Branch(i, p.name, p.groups, p.multiline, p.reach, re.compile(p.pattern))
             for i, p in enumerate(patterns)
         )
         object.__setattr__(self, "_branches", branches)
@@ -130,7 +131,7 @@ class Scrubber:
         matches: Iterator[tuple[re.Match[str], _Branch]]
         regions = self._prefilter.regions(text) if fast and self._prefilter is not None else None
         if regions is None:
-            matches = _merge(text, self._branches, 0, len(text))
+            matches = _merge(text, tuple((b, 0) for b in self._branches), len(text))
         elif not regions:
             return text, 0
         else:
@@ -175,27 +176,34 @@ class Scrubber:
             line_end = text.find("\n", end)
             if line_end < 0:
                 line_end = len(text)
-            fired: dict[int, _Branch] = {}
+            fired: dict[int, int] = {}  # branch index -> the first trigger end on this line
             while i < n and regions[i][0] <= line_end:
-                fired[regions[i][1]] = branches[regions[i][1]]
+                fired.setdefault(regions[i][1], regions[i][0])
                 i += 1
             pos = line_end
-            for m, branch in _merge(text, tuple(fired[k] for k in sorted(fired)), start, line_end):
+            todo = []
+            for k in sorted(fired):
+                branch = branches[k]
+                reach = branch.reach
+                todo.append((branch, start if reach is None else max(start, fired[k] - reach)))
+            for m, branch in _merge(text, tuple(todo), line_end):
                 yield m, branch
                 pos = max(pos, m.end())
 
 
 def _merge(
-    text: str, branches: tuple[_Branch, ...], start: int, stop: int
+    text: str, branches: tuple[tuple[_Branch, int], ...], stop: int
 ) -> Iterator[tuple[re.Match[str], _Branch]]:
-    """Yield non-overlapping matches of ``branches`` in ``text[start:stop]``, leftmost first.
+    """Yield non-overlapping matches of ``branches``, each searched from its start, to ``stop``.
+
+    Matches come leftmost first.
 
     Among matches starting at one position the first listed branch wins, as in one combined
     alternation. A multiline branch may run past ``stop``.
     """
     n = len(text)
     heads: list[tuple[re.Match[str] | None, _Branch]] = [
-        (b.regex.search(text, start, n if b.multiline else stop), b) for b in branches
+        (b.regex.search(text, start, n if b.multiline else stop), b) for b, start in branches
     ]
     while True:
         best: tuple[re.Match[str], _Branch] | None = None
