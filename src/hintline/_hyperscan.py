@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hintline._engine import Match, passes_guard
+from hintline._hscache import CACHE_ENV, cache_dir, read_entry, write_entry
+from hintline._hscache import machine as _machine
 from hintline._patterns import (
     CASEFOLD_SPECIALS,
     Guard,
@@ -33,13 +35,10 @@ try:
 except ImportError:  # no wheel for this platform: the stdlib engine is used
     _hs = None
 
-__all__ = ["AVAILABLE", "AutoMatcher", "HyperscanMatcher", "cache_dir", "describe"]
+__all__ = ["AVAILABLE", "CACHE_ENV", "AutoMatcher", "HyperscanMatcher", "cache_dir", "describe"]
 
 AVAILABLE = _hs is not None
 """Whether the ``hyperscan`` package can be imported here."""
-
-CACHE_ENV = "HINTLINE_CACHE_DIR"
-"""Where compiled databases are cached (``off`` disables the cache)."""
 
 _FORMAT = 2
 
@@ -62,26 +61,6 @@ def describe() -> str:
         except Exception:
             library = ""
     return f"hyperscan {version}" + (f" ({library})" if library else "")
-
-
-def _machine() -> str:
-    uname = getattr(os, "uname", None)
-    if uname is not None:
-        return str(uname().machine)
-    import platform  # Windows
-
-    return platform.machine()
-
-
-def cache_dir() -> str | None:
-    """The directory holding compiled databases, or ``None`` when caching is off."""
-    configured = os.environ.get(CACHE_ENV)
-    if configured is not None:
-        if configured.strip().lower() in ("", "0", "off", "no", "false"):
-            return None
-        return configured
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "hintline")
 
 
 def _flags_for(caseless: bool, dotall: bool, multiline: bool) -> int:
@@ -188,16 +167,12 @@ class _Layout:
 def _load(path: str, size: int) -> tuple[Any, _Layout] | None:
     """``(database, layout)`` from the cache file, or ``None`` if missing, stale or corrupt."""
     assert _hs is not None
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError:
+    entry = read_entry(path)
+    if entry is None:
         return None
+    header, blob = entry
     try:
-        header_end = raw.index(b"\n")
-        header = json.loads(raw[:header_end])
-        blob = raw[header_end + 1 :]
-        if header.get("format") != _FORMAT or hashlib.sha256(blob).hexdigest() != header["sha256"]:
+        if header.get("format") != _FORMAT:
             return None
         layout = _Layout(
             [int(i) for i in header["always"]],
@@ -217,20 +192,15 @@ def _save(path: str, database: Any, layout: _Layout) -> None:
     assert _hs is not None
     try:
         blob = _hs.dumpb(database) if database is not None else b""
-        header = {
-            "format": _FORMAT,
-            "sha256": hashlib.sha256(blob).hexdigest(),
-            "always": layout.always,
-            "caseless": layout.caseless,
-            "spans": layout.spans,
-        }
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(json.dumps(header).encode() + b"\n" + blob)
-        os.replace(tmp, path)
     except Exception:
         return
+    header = {
+        "format": _FORMAT,
+        "always": layout.always,
+        "caseless": layout.caseless,
+        "spans": layout.spans,
+    }
+    write_entry(path, header, blob)
 
 
 def _on_hit(index: int, _start: int, end: int, _flags: int, hits: list[tuple[int, int]]) -> None:

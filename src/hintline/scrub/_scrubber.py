@@ -12,15 +12,20 @@ surrogates), the same merge runs every pattern over the whole text: slower, same
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from hintline._hscache import cached_database
 from hintline.scrub._model import MASK, ScrubResult, SecretPattern
 from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
 from hintline.scrub._patterns import SECRETS, build_secrets
+
+_CACHE_FORMAT = 1
+"""Bumped when the prefilter database is compiled differently."""
 
 _hs: Any
 try:  # the core dependency has wheels for the common platforms only
@@ -259,15 +264,21 @@ class _Prefilter:
             with self._lock:
                 if self._db is None:
                     assert _hs is not None
-                    db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+                    expressions = [(p.trigger or p.pattern).encode() for p in self._patterns]
                     flags = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_UTF8 | _hs.HS_FLAG_UCP
-                    db.compile(
-                        expressions=[(p.trigger or p.pattern).encode() for p in self._patterns],
-                        ids=list(range(len(self._patterns))),
-                        elements=len(self._patterns),
-                        flags=flags,
-                    )
-                    self._db = db
+
+                    def build() -> Any:
+                        db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+                        db.compile(
+                            expressions=expressions,
+                            ids=list(range(len(expressions))),
+                            elements=len(expressions),
+                            flags=flags,
+                        )
+                        return db
+
+                    material = json.dumps([_CACHE_FORMAT, int(flags), [e.decode() for e in expressions]])
+                    self._db = cached_database(_hs, "scrub", material, build)
         return self._db
 
     def regions(self, text: str) -> list[tuple[int, int]] | None:

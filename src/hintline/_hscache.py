@@ -1,0 +1,102 @@
+"""The disk cache of compiled Hyperscan databases, shared by the rule engine and the scrubber.
+
+Compiling a database costs hundreds of milliseconds; loading a cached one costs milliseconds, so
+``import hintline`` plus a first ``clean()`` stays fast after the first run on a machine. A cache
+file is keyed by what was compiled, the binding's version and the machine, carries a SHA-256 of
+its blob, and is written atomically; any problem with it only means compiling again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["CACHE_ENV", "cache_dir", "cached_database", "machine", "read_entry", "write_entry"]
+
+CACHE_ENV = "HINTLINE_CACHE_DIR"
+"""Where compiled databases are cached (``off`` disables the cache)."""
+
+
+def machine() -> str:
+    """The CPU architecture (a database compiled for one does not load on another)."""
+    uname = getattr(os, "uname", None)
+    if uname is not None:
+        return str(uname().machine)
+    import platform  # Windows
+
+    return platform.machine()
+
+
+def cache_dir() -> str | None:
+    """The directory holding compiled databases, or ``None`` when caching is off."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured is not None:
+        if configured.strip().lower() in ("", "0", "off", "no", "false"):
+            return None
+        return configured
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "hintline")
+
+
+def read_entry(path: str) -> tuple[dict[str, Any], bytes] | None:
+    """``(header, blob)`` of a cache file, or ``None`` if missing or corrupt."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        end = raw.index(b"\n")
+        header = json.loads(raw[:end])
+        blob = raw[end + 1 :]
+        if not isinstance(header, dict) or hashlib.sha256(blob).hexdigest() != header.get("sha256"):
+            return None
+    except (OSError, ValueError):
+        return None
+    return header, blob
+
+
+def write_entry(path: str, header: dict[str, Any], blob: bytes) -> None:
+    """Write a cache file atomically; any failure only means no cache."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(json.dumps({**header, "sha256": hashlib.sha256(blob).hexdigest()}).encode())
+            fh.write(b"\n" + blob)
+        os.replace(tmp, path)
+    except OSError:
+        return
+
+
+def cached_database(hs: Any, kind: str, material: str, build: Callable[[], Any]) -> Any:
+    """A block-mode database from the cache, or ``build()`` and cache it.
+
+    Args:
+        hs: the ``hyperscan`` module.
+        kind: a file-name prefix (``scrub``).
+        material: everything the database is compiled from (patterns, flags, format version).
+        build: compiles the database.
+    """
+    directory = cache_dir()
+    if directory is None:
+        return build()
+    from hyperscan import _version
+
+    version = str(getattr(_version, "__version__", ""))
+    key = hashlib.sha256("\0".join((material, version, machine())).encode()).hexdigest()[:40]
+    path = os.path.join(directory, f"{kind}-{key}.hsdb")
+    entry = read_entry(path)
+    if entry is not None:
+        try:
+            return hs.loadb(entry[1], hs.HS_MODE_BLOCK)
+        except Exception:  # a foreign or damaged blob: compile instead
+            pass
+    database = build()
+    try:
+        blob = hs.dumpb(database)
+    except Exception:
+        return database
+    write_entry(path, {"kind": kind}, blob)
+    return database
