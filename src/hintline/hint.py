@@ -227,12 +227,12 @@ def clean(error: str | bytes | BaseException) -> Hint:
         has been through :func:`hintline.scrub`.
     """
     try:
-        # scrub the whole text first: a line picked from it later may hold only part of a
-        # multi-line secret (a PEM body line), which no pattern recognises on its own
-        text = scrub(prepare(error))
+        text = prepare(error)
         found = _engine.match(text)
         if found is not None:
-            return render(found.rule, found.groups)
-        return fallback(text, error if isinstance(error, BaseException) else None)
+            return render(found.rule, found.groups)  # the rendered hint and key are scrubbed
+        # scrub the whole text before the fallback picks a line: the line may hold only part
+        # of a multi-line secret (a PEM body line), which no pattern recognises on its own
+        return fallback(scrub(text), error if isinstance(error, BaseException) else None)
     except Exception:  # clean() is total: a diagnostics library must not crash its host
         return _SAFE
