@@ -24,7 +24,7 @@ from hintline.exceptions import (
 )
 from hintline.hint import Hint, clean
 from hintline.rules import RULES, Example, Rule
-from hintline.scrub import scrub
+from hintline.scrub import scrub, scrub_report
 from hintline.traces import ExceptionInfo, Frame, Trace, parse_trace
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "explain",
     "parse_trace",
     "scrub",
+    "scrub_report",
 ]
 
 # Names whose modules import more than the core needs: loaded on first use.
