@@ -29,7 +29,7 @@ import random
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from hintline.agent._classify import Classifier, classify, is_blip, retry_after
 from hintline.agent._outcome import Failure, Outcome, _bound, canonical_args
@@ -419,14 +419,10 @@ class AgentGuard:
             except passthrough:
                 raise
             except Exception as exc:
-                failure = self.fail(tool, args, exc)
-                if failure.kind is not Kind.SYSTEM:
-                    return Outcome(tool, None, failure, notice, attempt)
-                delay = self.retry_delay(failure, exc, attempt)
-                if delay is None:
-                    raise self.stopped(failure, exc, attempt) from exc
-                self._count("retries")
-                self._sleep(delay)
+                settled = self._after_failure(tool, args, exc, notice, attempt)
+                if isinstance(settled, Outcome):
+                    return settled
+                self._sleep(settled)
                 attempt += 1
             else:
                 self.succeed(tool, args)
@@ -453,18 +449,36 @@ class AgentGuard:
             except passthrough:
                 raise
             except Exception as exc:
-                failure = self.fail(tool, args, exc)
-                if failure.kind is not Kind.SYSTEM:
-                    return Outcome(tool, None, failure, notice, attempt)
-                delay = self.retry_delay(failure, exc, attempt)
-                if delay is None:
-                    raise self.stopped(failure, exc, attempt) from exc
-                self._count("retries")
-                await self._async_sleep(delay)
+                settled = self._after_failure(tool, args, exc, notice, attempt)
+                if isinstance(settled, Outcome):
+                    return settled
+                await self._async_sleep(settled)
                 attempt += 1
             else:
                 self.succeed(tool, args)
                 return Outcome(tool, value, None, notice, attempt)
+
+    def _after_failure(
+        self,
+        tool: str,
+        args: Mapping[str, object] | str | None,
+        exc: Exception,
+        notice: str | None,
+        attempt: int,
+    ) -> Outcome[Any] | float:
+        """Record a failed attempt: the outcome for the model, or the delay before a retry.
+
+        Raises:
+            RetryBudgetExhausted: a system fault that cannot or can no longer be retried.
+        """
+        failure = self.fail(tool, args, exc)
+        if failure.kind is not Kind.SYSTEM:
+            return Outcome(tool, None, failure, notice, attempt)
+        delay = self.retry_delay(failure, exc, attempt)
+        if delay is None:
+            raise self.stopped(failure, exc, attempt) from exc
+        self._count("retries")
+        return delay
 
     def _refuse_again(
         self, tool: str, args: Mapping[str, object] | str | None, refused: Failure
