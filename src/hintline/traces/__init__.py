@@ -22,7 +22,7 @@ from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._node import parse_node
 from hintline.traces._php import parse_php
 from hintline.traces._python import parse_python
-from hintline.traces._raw import RawTrace
+from hintline.traces._raw import MAX_LINE, RawTrace
 from hintline.traces._ruby import parse_ruby
 from hintline.traces._rust import parse_rust
 from hintline.traces._select import DEFAULT_FRAME_LIMIT, select_frames
@@ -131,4 +131,6 @@ def _parse(
     if lang is None or lang not in _PARSERS:
         return Trace()
     raw = _PARSERS[lang](lines)
-    return build_trace(raw, project_root=project_root, include=include, exclude=exclude)
+    # frames come from lines; a longer line than MAX_LINE must not reach the shared memos
+    memo = max(map(len, lines)) <= MAX_LINE
+    return build_trace(raw, project_root=project_root, include=include, exclude=exclude, memo=memo)

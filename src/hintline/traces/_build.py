@@ -3,26 +3,53 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 
-from hintline.traces._inapp import InAppPolicy, app_packages
+from hintline.traces._inapp import InAppPolicy, app_packages, policy_for
+from hintline.traces._memo import line_memo
 from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._raw import MAX_FRAMES, RawFrame, RawTrace
 
 __all__ = ["build_trace"]
 
-_new = object.__new__
-_SLOTS = vars(Frame)
-# Frozen dataclass __init__ goes through object.__setattr__ per field; setting the slots
-# directly is about twice as fast, which matters at a hundred frames per trace.
-_s_file = _SLOTS["file"].__set__
-_s_line = _SLOTS["line"].__set__
-_s_function = _SLOTS["function"].__set__
-_s_module = _SLOTS["module"].__set__
-_s_language = _SLOTS["language"].__set__
-_s_in_app = _SLOTS["in_app"].__set__
-_s_column = _SLOTS["column"].__set__
-
 _PACKAGE_LANGUAGES = frozenset({"java", "dotnet"})
+
+
+class _FrameFill:
+    """:class:`Frame`'s slot layout without its frozen ``__setattr__``.
+
+    A frozen dataclass sets each field through ``object.__setattr__``; a hundred frames a trace
+    made that the largest cost of a parse. This twin is filled with plain attribute stores and
+    then turned into a real ``Frame`` by assigning ``__class__`` (allowed because both classes
+    have exactly the same slots; a test checks they stay in step).
+    """
+
+    __slots__ = Frame.__slots__
+    file: str | None
+    line: int | None
+    function: str | None
+    module: str | None
+    language: str
+    in_app: bool
+    column: int | None
+
+
+def _frame_plain(raw: RawFrame, language: str, policy: InAppPolicy) -> Frame:
+    """The :class:`Frame` of a raw frame, ``in_app`` decided by ``policy``.
+
+    Memoised: frames repeat within a trace ("... N more", causes, recursion) and across the
+    traces of one service, and a Frame is an immutable value that can be shared.
+    """
+    file, line, function, module, column = raw
+    f = _FrameFill()
+    f.file, f.line, f.function, f.module, f.column = file, line, function, module, column
+    f.language = language
+    f.in_app = policy.decide(file, module, function)
+    f.__class__ = Frame  # type: ignore[assignment]
+    return f  # type: ignore[return-value]
+
+
+_frame = line_memo(_frame_plain)
 
 
 def build_trace(
@@ -31,8 +58,13 @@ def build_trace(
     project_root: str | None,
     include: Sequence[str],
     exclude: Sequence[str],
+    memo: bool = True,
 ) -> Trace:
-    """Freeze ``raw`` into a :class:`Trace` with ``in_app`` decided for every frame."""
+    """Freeze ``raw`` into a :class:`Trace` with ``in_app`` decided for every frame.
+
+    ``memo=False`` keeps the frames out of the shared memo: the caller passes it when a frame
+    may hold a string longer than ``MAX_LINE`` (the memo's entries must stay small).
+    """
     excs = [e for e in raw.exceptions if e.type or e.frames]
     if not excs:
         return Trace(language=raw.language, extra=dict(raw.extra))
@@ -40,46 +72,25 @@ def build_trace(
     packages: tuple[str, ...] = ()
     if language in _PACKAGE_LANGUAGES and not include:
         modules = [f[3] for exc in excs for f in reversed(exc.frames)]
-        packages = app_packages(modules)
-    policy = InAppPolicy(project_root, include, exclude, packages)
-    decide = policy.decide_uncached
-    decided: dict[tuple[str | None, str | None], bool] = {}
+        packages = app_packages(modules, memo=memo)
+    policy = (policy_for if memo else InAppPolicy)(project_root, tuple(include), tuple(exclude), packages)
     index = {id(e): i for i, e in enumerate(raw.exceptions)}
     keep = {index[id(e)]: i for i, e in enumerate(excs)}
     out: list[ExceptionInfo] = []
-    made: dict[RawFrame, Frame] = {}  # "... N more" and causes repeat frames: share the objects
+    make = _frame if memo else _frame_plain
     for exc in excs:
         raw_frames = exc.frames
         omitted = exc.omitted
         if len(raw_frames) > MAX_FRAMES:
             omitted += len(raw_frames) - MAX_FRAMES
             raw_frames = raw_frames[:MAX_FRAMES]
-        frames: list[Frame] = []
-        append = frames.append
-        for raw_frame in raw_frames:
-            f = made.get(raw_frame)
-            if f is None:
-                file, line, function, module, column = raw_frame
-                f = _new(Frame)
-                _s_file(f, file)
-                _s_line(f, line)
-                _s_function(f, function)
-                _s_module(f, module)
-                _s_language(f, language)
-                key = (file, module if module is not None else function)
-                in_app = decided.get(key)
-                if in_app is None:
-                    in_app = decided[key] = decide(file, module, function)
-                _s_in_app(f, in_app)
-                _s_column(f, column)
-                made[raw_frame] = f
-            append(f)
+        frames = tuple(map(make, raw_frames, repeat(language), repeat(policy)))
         parent = keep.get(exc.parent) if exc.parent is not None else None
         out.append(
             ExceptionInfo(
                 type=exc.type or "Error",
                 message=exc.message,
-                frames=tuple(frames),
+                frames=frames,
                 language=language,
                 relation=exc.relation if parent is not None else None,
                 parent=parent,

@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["InAppPolicy", "app_packages", "is_third_party_path"]
+from hintline.traces._memo import MEMO_SIZE, line_memo
+from hintline.traces._raw import MAX_LINE
+
+__all__ = ["InAppPolicy", "app_packages", "is_third_party_module", "is_third_party_path", "policy_for"]
 
 # Paths that are never the project's own code: installed packages, vendored code, toolchains,
 # runtimes' internals, framework caches. Checked as plain substrings / prefixes of the path
@@ -71,8 +74,28 @@ _THIRD_PARTY_MODULE: tuple[str, ...] = (
 )
 
 
+def _by_head(prefixes: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    heads: dict[str, list[str]] = {}
+    for prefix in prefixes:
+        heads.setdefault(prefix[:2], []).append(prefix)
+    return {head: tuple(group) for head, group in heads.items()}
+
+
+# ``name.startswith(_THIRD_PARTY_MODULE)`` tries every prefix; indexing them by their first two
+# characters (every prefix has at least two) tries only the few that can match.
+_MODULE_BY_HEAD = _by_head(_THIRD_PARTY_MODULE)
+
+
+def is_third_party_module(name: str) -> bool:
+    """Whether a module, class or crate path belongs to a runtime or framework (``java.``, ``std::``…)."""
+    return name.startswith(_MODULE_BY_HEAD.get(name[:2], ()))
+
+
 class InAppPolicy:
     """Decides ``in_app`` for frames; caches per (file, module) since traces repeat them.
+
+    ``decisions`` maps ``(file, module or function)`` to the answer (at most ``MEMO_SIZE``
+    entries); :func:`policy_for` shares one policy, and so its decisions, between calls.
 
     Args:
         project_root: frames whose file lies inside it (or is relative) are in app.
@@ -81,7 +104,7 @@ class InAppPolicy:
         packages: package prefixes of the application (JVM/.NET frames have no path).
     """
 
-    __slots__ = ("_cache", "exclude", "include", "packages", "root")
+    __slots__ = ("decisions", "exclude", "include", "packages", "root")
 
     def __init__(
         self,
@@ -95,19 +118,20 @@ class InAppPolicy:
         self.include = tuple(s for s in include if s)
         self.exclude = tuple(s for s in exclude if s)
         self.packages = tuple(p for p in packages if p)
-        self._cache: dict[tuple[str | None, str | None], bool] = {}
+        self.decisions: dict[tuple[str | None, str | None], bool] = {}
 
     def decide(self, file: str | None, module: str | None, function: str | None = None) -> bool:
         """Whether a frame with this file, module and function is the project's own code."""
         key = (file, module if module is not None else function)
-        hit = self._cache.get(key)
+        decisions = self.decisions
+        hit = decisions.get(key)
         if hit is None:
-            hit = self._cache[key] = self._decide(file, module, function)
+            hit = self._decide(file, module, function)
+            if len(decisions) >= MEMO_SIZE:
+                decisions.clear()
+            if len(file or "") + len(key[1] or "") <= MAX_LINE:
+                decisions[key] = hit
         return hit
-
-    def decide_uncached(self, file: str | None, module: str | None, function: str | None) -> bool:
-        """:meth:`decide` without the cache (the build step keeps its own)."""
-        return self._decide(file, module, function)
 
     def _decide(self, file: str | None, module: str | None, function: str | None) -> bool:
         name = module if module is not None else function
@@ -117,7 +141,7 @@ class InAppPolicy:
             return False
         if file and is_third_party_path(file):
             return False
-        if name and name.startswith(_THIRD_PARTY_MODULE):
+        if name and name.startswith(_MODULE_BY_HEAD.get(name[:2], ())):
             return False
         if file and self.root:
             path = file[7:] if file.startswith("file://") else file
@@ -132,6 +156,14 @@ class InAppPolicy:
         if self.packages and name:
             return _in_packages(self.packages, name)
         return False
+
+
+@line_memo
+def policy_for(
+    project_root: str | None, include: tuple[str, ...], exclude: tuple[str, ...], packages: tuple[str, ...]
+) -> InAppPolicy:
+    """The shared :class:`InAppPolicy` for these settings (its decisions carry over between calls)."""
+    return InAppPolicy(project_root, include, exclude, packages)
 
 
 def _matches(items: tuple[str, ...], file: str | None, name: str | None) -> bool:
@@ -156,31 +188,43 @@ def _is_relative(path: str) -> bool:
     return bool(path) and path[0] not in "/<[" and not (len(path) > 1 and path[1] == ":") and ":/" not in path
 
 
-def app_packages(modules: Sequence[str | None]) -> tuple[str, ...]:
+def _app_parts_plain(module: str) -> tuple[str, ...] | None:
+    """``None`` for a runtime or framework module, else its package segments (lower-case or
+    ``_`` first letter; the class name dropped)."""
+    if module.startswith(_MODULE_BY_HEAD.get(module[:2], ())):
+        return None
+    return tuple(p for p in module.split(".")[:-1] if p[:1].islower() or p[:1] == "_")
+
+
+_app_parts = line_memo(_app_parts_plain)
+
+
+def app_packages(modules: Sequence[str | None], *, memo: bool = True) -> tuple[str, ...]:
     """The application's package prefix, found from the *outermost* frames' modules.
 
     ``modules`` are given outermost first (the entry point first). The first one that is not a
-    runtime, test-runner or framework package gives the package; every other such frame's
+    runtime, test-runner or framework package gives the package; every later such module's
     package sharing its first two segments narrows it to their common prefix
-    (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``).
+    (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``). ``memo=False`` keeps
+    overlong module names out of the shared memo.
     """
-    best: list[str] | None = None
-    stem = ""
-    for module in dict.fromkeys(modules):
-        if not module or (best is not None and not module.startswith(stem)):
-            continue
-        if module.startswith(_THIRD_PARTY_MODULE):
-            continue
-        parts = module.split(".")
-        pkg = [p for p in parts[:-1] if p[:1].islower() or p[:1] == "_"]
-        if best is None:
-            if not pkg:
-                return (parts[0].split("$")[0],)
-            best = pkg
-            stem = ".".join(pkg[:2]) + "." if len(pkg) >= 2 else "\x00"
-        elif len(pkg) >= 2:
+    parts = _app_parts if memo else _app_parts_plain
+    unique = [m for m in dict.fromkeys(modules) if m]
+    found = next(((i, pkg) for i, m in enumerate(unique) if (pkg := parts(m)) is not None), None)
+    if found is None:
+        return ()
+    i, best = found
+    module = unique[i]
+    if not best:
+        return (module.split(".", 1)[0].split("$")[0],)
+    if len(best) >= 2:
+        stem = f"{best[0]}.{best[1]}."
+        # the narrowing keeps the common prefix, so each distinct package counts once
+        for pkg in {parts(m) for m in unique[i + 1 :] if m.startswith(stem)}:
+            if pkg is None or len(pkg) < 2:
+                continue
             n = 2
             while n < len(best) and n < len(pkg) and pkg[n] == best[n]:
                 n += 1
             best = best[:n]
-    return (".".join(best),) if best else ()
+    return (".".join(best),)

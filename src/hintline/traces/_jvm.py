@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from hintline.traces._memo import line_memo
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["jvm_frame", "parse_jvm"]
@@ -41,6 +42,27 @@ def jvm_frame(sym: str, loc: str) -> RawFrame:
     return (file, line, function or None, module or None, None)
 
 
+def _fast_frame(line: str) -> RawFrame | None:
+    """The frame of an ordinary ``at pkg.Cls.m(File.java:12)`` line, else ``None``."""
+    fast = _FAST.match(line)
+    if fast is None:
+        return None
+    module, function, file, num = fast.groups()
+    if "/" in module:
+        module = module[module.rfind("/") + 1 :]
+    return (file, int(num), function, module or None, None)
+
+
+_fast_frame_memo = line_memo(_fast_frame)
+
+
+@line_memo
+def _any_frame(line: str) -> RawFrame | None:
+    """The frame of any ``at sym(loc)`` line (native, unknown source, module paths), else ``None``."""
+    frame = _FRAME.match(line)
+    return None if frame is None else jvm_frame(frame[1], frame[2])
+
+
 def parse_jvm(lines: list[str]) -> RawTrace:
     """Parse the first JVM trace found in ``lines`` (its whole chain)."""
     trace = RawTrace("java")
@@ -51,7 +73,7 @@ def parse_jvm(lines: list[str]) -> RawTrace:
     candidate: RawException | None = None
     done = False
     awaiting = False  # after ``Caused by:``: message lines until the frames
-    fast_match = _FAST.match
+    fast_frame = _fast_frame_memo
     n = len(lines)
     i = 0
     while i < n:
@@ -60,24 +82,22 @@ def parse_jvm(lines: list[str]) -> RawTrace:
         if len(line) > MAX_LINE:
             continue
         if in_frames and cur is not None:
-            fast = fast_match(line)
-            if fast:
+            fast = fast_frame(line)
+            if fast is not None:
                 # a run of ordinary frames: consume it in a tight loop
                 append = cur.frames.append
                 while True:
-                    module, function, file, num = fast.groups()
-                    if "/" in module:
-                        module = module[module.rfind("/") + 1 :]
-                    append((file, int(num), function, module or None, None))
+                    append(fast)
                     if i >= n:
                         break
-                    fast = fast_match(lines[i])
+                    line = lines[i]
+                    fast = fast_frame(line) if len(line) <= MAX_LINE else _fast_frame(line)
                     if fast is None:
                         break
                     i += 1
                 continue
-        frame = _FRAME.match(line)
-        if frame:
+        frame = _any_frame(line)
+        if frame is not None:
             if awaiting:
                 awaiting, in_frames = False, True
             if cur is None or not in_frames:
@@ -93,7 +113,7 @@ def parse_jvm(lines: list[str]) -> RawTrace:
                 out.append(cur)
                 at_depth = {0: len(out) - 1}
                 in_frames = True
-            cur.add(jvm_frame(frame[1], frame[2]))
+            cur.add(frame)
             continue
         more = _MORE.match(line)
         if more and cur is not None and (in_frames or awaiting):

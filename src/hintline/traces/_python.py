@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 
+from hintline.traces._memo import line_memo
 from hintline.traces._raw import (
     MAX_EXCEPTIONS,
     MAX_LINE,
     RawException,
+    RawFrame,
     RawTrace,
     looks_like_log_line,
 )
@@ -51,7 +53,12 @@ def parse_python(lines: list[str]) -> RawTrace:
     count = 0
     boxed = False
     source_indent = 0
-    for raw in lines:
+    py_frame = _py_frame
+    n = len(lines)
+    i = 0
+    while i < n:
+        raw = lines[i]
+        i += 1
         if len(raw) > MAX_LINE:
             if state == _MESSAGE and cur is not None:
                 cur.exc.append_message(raw[:MAX_LINE])
@@ -102,16 +109,18 @@ def parse_python(lines: list[str]) -> RawTrace:
             pending_rel = None
             state = _FRAMES
             continue
-        frame = _FRAME.match(line) if 'File "' in line else None
-        if frame:
+        frame = py_frame(line) if 'File "' in line else None
+        if frame is not None:
             if cur is None or state != _FRAMES:
                 if top and not boxed and pending_rel is None:
                     break  # a second, unrelated traceback
                 cur = _Block(RawException(""))
                 slot.append(cur)
                 state = _FRAMES
-            func = frame[3]
-            cur.exc.add((frame[1], int(frame[2]), func, None, None))
+            frames = cur.exc.frames
+            frames.append(frame)
+            if not boxed:
+                i, source_indent = _frame_run(lines, i, cur.exc, source_indent)
             continue
         stripped = line.strip()
         if state == _FRAMES:
@@ -161,6 +170,44 @@ def parse_python(lines: list[str]) -> RawTrace:
         if top and not boxed and pending_rel is None and stripped and any(b.exc.type for b in top):
             break
     return _flatten(top)
+
+
+@line_memo
+def _py_frame(line: str) -> RawFrame | None:
+    """The frame of a ``File "f.py", line 3, in fn`` line, else ``None``."""
+    frame = _FRAME.match(line)
+    return None if frame is None else (frame[1], int(frame[2]), frame[3], None, None)
+
+
+def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) -> tuple[int, int]:
+    """Consume the frame and source lines after a frame (outside boxes) in a tight loop.
+
+    Returns the index of the first line it leaves to the main loop and the source indent.
+    Lines of other kinds, and any line naming a ``Traceback``, go back to the main loop.
+    """
+    frames = exc.frames
+    append = frames.append
+    py_frame = _py_frame
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        if len(line) > MAX_LINE:
+            i += 1
+            continue
+        if line.startswith("    "):
+            # the echoed source line or its carets (frames are indented by two): never kept
+            if frames[-1][2] is None:
+                source_indent = _syntax_caret(exc, line, line.strip(), source_indent)
+            i += 1
+            continue
+        if "Traceback" in line or 'File "' not in line:
+            break
+        frame = py_frame(line)
+        if frame is None:
+            break
+        append(frame)
+        i += 1
+    return i, source_indent
 
 
 def _syntax_caret(exc: RawException, line: str, stripped: str, source_indent: int) -> int:

@@ -1,0 +1,76 @@
+"""The shared memos: results never depend on them, and overlong lines never enter them."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import tracemalloc
+
+from hintline.traces import Frame, parse_trace
+from hintline.traces._build import _frame, _FrameFill
+from hintline.traces._memo import MEMO_SIZE, clear_memos
+from tests.traces.golden import cases, parse_case
+
+
+def test_frame_fill_has_frames_layout() -> None:
+    """The fast builder's slots are exactly Frame's fields, so ``__class__`` can be assigned."""
+    assert _FrameFill.__slots__ == tuple(f.name for f in dataclasses.fields(Frame))
+    built = parse_trace("Traceback (most recent call last):\n  File \"/a/x.py\", line 3, in f\nValueError: v\n")
+    frame = built.exceptions[0].frames[0]
+    assert type(frame) is Frame
+    assert frame == Frame("/a/x.py", 3, "f", None, "python", False)
+    assert hash(frame) == hash(Frame("/a/x.py", 3, "f", None, "python", False))
+
+
+def test_warm_and_cold_parses_agree() -> None:
+    """Every golden fixture parses the same with empty memos, warm memos, and again."""
+    for txt in cases():
+        clear_memos()
+        cold = parse_case(txt)
+        warm = parse_case(txt)
+        assert cold == warm, txt.name
+
+
+def test_in_app_memo_is_per_settings() -> None:
+    """The same frame gets the decision of each call's project root, not a remembered one."""
+    text = "Traceback (most recent call last):\n  File \"/srv/app/x.py\", line 3, in f\nValueError: v\n"
+    assert parse_trace(text, project_root="/srv/app").frames[0].in_app
+    assert not parse_trace(text, project_root="/srv/other").frames[0].in_app
+    assert parse_trace(text, include=["/srv/app/"]).frames[0].in_app
+    assert not parse_trace(text, project_root="/srv/app", exclude=["/srv/app/x.py"]).frames[0].in_app
+
+
+def _parse_overlong() -> int:
+    big = 1_000_000
+    text = (
+        "java.lang.X: boom\n\tat a.b.C.d(C.java:1)\n\tat a.b.C.f(C.java:4)\n"
+        f"\tat a.b.C.e(C.java:2) {'x' * big}\n"  # matches the frame pattern; the tail is ignored
+        f"\tat {'a.' * (big // 2)}B.m(B.java:3)\n"  # a 1 MB module name
+    )
+    trace = parse_trace(text)
+    return len(trace.exceptions[0].frames)
+
+
+def test_overlong_lines_stay_out_of_the_memos() -> None:
+    """A frame line longer than MAX_LINE is parsed, but no memo keeps it (memory stays flat)."""
+    clear_memos()
+    _parse_overlong()  # warm the code paths
+    clear_memos()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        assert _parse_overlong() == 4
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 200_000, f"memos kept {kept} bytes of an overlong trace"
+
+
+def test_frame_memo_is_bounded() -> None:
+    """The memo forgets old entries (an LRU of MEMO_SIZE), so memory stays bounded."""
+    clear_memos()
+    for i in range(MEMO_SIZE + 10):
+        parse_trace(f"Traceback (most recent call last):\n  File \"/a/x{i}.py\", line 3, in f\nValueError: v\n")
+    assert _frame.cache_info().currsize <= MEMO_SIZE  # type: ignore[attr-defined]
