@@ -6,8 +6,8 @@ import dataclasses
 import gc
 import tracemalloc
 
-from hintline.traces import Frame, parse_trace
-from hintline.traces._build import _frame, _FrameFill
+from hintline.traces import ExceptionInfo, Frame, parse_trace
+from hintline.traces._build import _ExceptionFill, _frame, _FrameFill
 from hintline.traces._memo import MEMO_SIZE, clear_memos
 from tests.traces.golden import cases, parse_case
 
@@ -15,9 +15,12 @@ from tests.traces.golden import cases, parse_case
 def test_frame_fill_has_frames_layout() -> None:
     """The fast builder's slots are exactly Frame's fields, so ``__class__`` can be assigned."""
     assert _FrameFill.__slots__ == tuple(f.name for f in dataclasses.fields(Frame))
+    assert _ExceptionFill.__slots__ == tuple(f.name for f in dataclasses.fields(ExceptionInfo))
     built = parse_trace("Traceback (most recent call last):\n  File \"/a/x.py\", line 3, in f\nValueError: v\n")
     frame = built.exceptions[0].frames[0]
     assert type(frame) is Frame
+    assert type(built.exceptions[0]) is ExceptionInfo
+    assert built.exceptions[0] == ExceptionInfo("ValueError", "v", (frame,), "python")
     assert frame == Frame("/a/x.py", 3, "f", None, "python", False)
     assert hash(frame) == hash(Frame("/a/x.py", 3, "f", None, "python", False))
 

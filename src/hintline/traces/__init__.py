@@ -49,6 +49,9 @@ _PARSERS: dict[str, Callable[[list[str]], RawTrace]] = {
     "ruby": parse_ruby,
 }
 
+# parsers that read long runs of frame lines faster when told every line is short
+_LONG_RUN_PARSERS: dict[str, Callable[[list[str], bool], RawTrace]] = {"java": parse_jvm}
+
 _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 _SIMPLE_ESCAPES = (("\\n", "\n"), ("\\t", "\t"), ("\\r", ""), ('\\"', '"'), ("\\/", "/"))
 
@@ -124,13 +127,13 @@ def _parse(
     if not text or not may_hold_trace(text):
         return Trace()
     hint = normalize_language(language)
-    if "\\n" in text and text.count("\\n") > text.count("\n"):
+    if "\\" in text and "\\n" in text and text.count("\\n") > text.count("\n"):
         text = _unescape(text)  # a trace logged as one JSON string (Monolog, TYPO3, JSON logs)
     lines = _split(text)
     lang = hint or detect_language(lines)
     if lang is None or lang not in _PARSERS:
         return Trace()
-    raw = _PARSERS[lang](lines)
     # frames come from lines; a longer line than MAX_LINE must not reach the shared memos
     memo = max(map(len, lines)) <= MAX_LINE
+    raw = _LONG_RUN_PARSERS[lang](lines, memo) if lang in _LONG_RUN_PARSERS else _PARSERS[lang](lines)
     return build_trace(raw, project_root=project_root, include=include, exclude=exclude, memo=memo)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import chain, repeat
+from operator import itemgetter
 
 from hintline.traces._inapp import InAppPolicy, app_packages, policy_for
 from hintline.traces._memo import line_memo
@@ -32,6 +33,19 @@ class _FrameFill:
     language: str
     in_app: bool
     column: int | None
+
+
+class _ExceptionFill:
+    """:class:`ExceptionInfo`'s slot layout, filled the same way as :class:`_FrameFill`."""
+
+    __slots__ = ExceptionInfo.__slots__
+    type: str
+    message: str
+    frames: tuple[Frame, ...]
+    language: str
+    relation: str | None
+    parent: int | None
+    omitted: int
 
 
 def _frame_plain(raw: RawFrame, language: str, policy: InAppPolicy) -> Frame:
@@ -71,7 +85,7 @@ def build_trace(
     language = raw.language
     packages: tuple[str, ...] = ()
     if language in _PACKAGE_LANGUAGES and not include:
-        modules = [f[3] for exc in excs for f in reversed(exc.frames)]
+        modules = list(map(itemgetter(3), chain.from_iterable(reversed(exc.frames) for exc in excs)))
         packages = app_packages(modules, memo=memo)
     policy = (policy_for if memo else InAppPolicy)(project_root, tuple(include), tuple(exclude), packages)
     index = {id(e): i for i, e in enumerate(raw.exceptions)}
@@ -86,15 +100,14 @@ def build_trace(
             raw_frames = raw_frames[:MAX_FRAMES]
         frames = tuple(map(make, raw_frames, repeat(language), repeat(policy)))
         parent = keep.get(exc.parent) if exc.parent is not None else None
-        out.append(
-            ExceptionInfo(
-                type=exc.type or "Error",
-                message=exc.message,
-                frames=frames,
-                language=language,
-                relation=exc.relation if parent is not None else None,
-                parent=parent,
-                omitted=omitted,
-            )
-        )
+        e = _ExceptionFill()
+        e.type = exc.type or "Error"
+        e.message = exc.message
+        e.frames = frames
+        e.language = language
+        e.relation = exc.relation if parent is not None else None
+        e.parent = parent
+        e.omitted = omitted
+        e.__class__ = ExceptionInfo  # type: ignore[assignment]
+        out.append(e)  # type: ignore[arg-type]
     return Trace(exceptions=tuple(out), language=language, extra=dict(raw.extra))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from hintline.traces._memo import line_memo
 from hintline.traces._raw import MAX_LINE
 
 __all__ = ["LANGUAGES", "detect_language", "is_dotnet_frame", "may_hold_trace", "normalize_language"]
@@ -67,8 +68,12 @@ def may_hold_trace(text: str) -> bool:
 _DECISIVE = 12
 
 
-def _vote(line: str, s: str) -> tuple[str | None, int]:
-    """The language one line votes for, and how strongly."""
+@line_memo
+def _vote(line: str) -> tuple[str | None, int]:
+    """The language one line (at most MAX_LINE long) votes for, and how strongly."""
+    s = line.lstrip()
+    if not s:
+        return None, 0
     c = s[0]
     if c == "a" and s.startswith("at "):
         if _JVM_FRAME.match(s):
@@ -118,13 +123,11 @@ def _vote(line: str, s: str) -> tuple[str | None, int]:
 def detect_language(lines: list[str]) -> str | None:
     """The language whose signatures score highest in ``lines`` (``None`` if none match)."""
     score = dict.fromkeys(LANGUAGES, 0)
+    vote = _vote
     for line in lines:
         if len(line) > MAX_LINE or not line:
             continue
-        s = line.lstrip()
-        if not s:
-            continue
-        lang, add = _vote(line, s)
+        lang, add = vote(line)
         if lang is not None:
             score[lang] += add
             if score[lang] >= _DECISIVE:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from operator import methodcaller
 
 from hintline.traces._memo import MEMO_SIZE, line_memo
 from hintline.traces._raw import MAX_LINE
@@ -209,7 +210,7 @@ def app_packages(modules: Sequence[str | None], *, memo: bool = True) -> tuple[s
     overlong module names out of the shared memo.
     """
     parts = _app_parts if memo else _app_parts_plain
-    unique = [m for m in dict.fromkeys(modules) if m]
+    unique = list(filter(None, dict.fromkeys(modules)))
     found = next(((i, pkg) for i, m in enumerate(unique) if (pkg := parts(m)) is not None), None)
     if found is None:
         return ()
@@ -220,7 +221,7 @@ def app_packages(modules: Sequence[str | None], *, memo: bool = True) -> tuple[s
     if len(best) >= 2:
         stem = f"{best[0]}.{best[1]}."
         # the narrowing keeps the common prefix, so each distinct package counts once
-        for pkg in {parts(m) for m in unique[i + 1 :] if m.startswith(stem)}:
+        for pkg in set(map(parts, filter(methodcaller("startswith", stem), unique[i + 1 :]))):
             if pkg is None or len(pkg) < 2:
                 continue
             n = 2

@@ -63,8 +63,32 @@ def _any_frame(line: str) -> RawFrame | None:
     return None if frame is None else jvm_frame(frame[1], frame[2])
 
 
-def parse_jvm(lines: list[str]) -> RawTrace:
-    """Parse the first JVM trace found in ``lines`` (its whole chain)."""
+def _run(lines: list[str], i: int, first: RawFrame, frames: list[RawFrame]) -> int:
+    """Append ``first`` and the ordinary frames that follow it from ``lines[i]`` on; return the
+    index of the first line that is not one. Only for lines of at most MAX_LINE characters
+    (they become memo keys), which spares the length check per line.
+    """
+    append = frames.append
+    fast_frame = _fast_frame_memo
+    fast: RawFrame | None = first
+    n = len(lines)
+    while fast is not None:
+        append(fast)
+        if i >= n:
+            break
+        fast = fast_frame(lines[i])
+        i += 1
+    else:
+        i -= 1
+    return i
+
+
+def parse_jvm(lines: list[str], short_lines: bool = False) -> RawTrace:
+    """Parse the first JVM trace found in ``lines`` (its whole chain).
+
+    ``short_lines``: the caller checked no line is longer than MAX_LINE (runs of frames are
+    then read a chunk at a time).
+    """
     trace = RawTrace("java")
     out = trace.exceptions
     at_depth: dict[int, int] = {}
@@ -83,6 +107,9 @@ def parse_jvm(lines: list[str]) -> RawTrace:
             continue
         if in_frames and cur is not None:
             fast = fast_frame(line)
+            if fast is not None and short_lines:
+                i = _run(lines, i, fast, cur.frames)
+                continue
             if fast is not None:
                 # a run of ordinary frames: consume it in a tight loop
                 append = cur.frames.append
@@ -176,6 +203,5 @@ def _resolve_more(out: list[RawException], cur: RawException, n: int) -> None:
         return
     enclosing = out[cur.parent].frames
     tail = enclosing[-n:] if n <= len(enclosing) else enclosing
-    for frame in tail:
-        cur.add(frame)
+    cur.frames.extend(tail)
     cur.omitted += n - len(tail)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from hintline.traces._memo import line_memo
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["node_frame", "parse_node"]
@@ -53,6 +54,20 @@ def node_frame(rest: str) -> RawFrame:
     return (file, line, func, None, col)
 
 
+@line_memo
+def _at_line(s: str) -> tuple[RawFrame, bool] | None:
+    """A stripped ``at …`` line's frame and whether it opens a ``{ … }`` block, else ``None``."""
+    if not s.startswith("at ") or len(s) <= 3:
+        return None
+    rest = s[3:]
+    opens = rest.endswith(" {")
+    if opens:
+        rest = rest[:-2]
+    elif rest.endswith(","):
+        rest = rest[:-1]
+    return node_frame(rest), opens
+
+
 def parse_node(lines: list[str]) -> RawTrace:
     """Parse the first JavaScript error (with its causes and aggregated errors) in ``lines``."""
     trace = RawTrace("javascript")
@@ -65,11 +80,13 @@ def parse_node(lines: list[str]) -> RawTrace:
     finished = False
     awaiting: RawException | None = None  # attached already, its frames may follow
     placeholders: list[tuple[int, int, int]] = []  # (exception, insert index, count)
+    at_line = _at_line
     for line in lines:
         if len(line) > MAX_LINE:
             continue
         s = line.strip()
-        if s.startswith("at ") and len(s) > 3:
+        at_frame = at_line(s)
+        if at_frame is not None:
             if not in_frames and awaiting is not None:
                 cur, awaiting, in_frames = awaiting, None, True
             elif not in_frames:
@@ -82,13 +99,8 @@ def parse_node(lines: list[str]) -> RawTrace:
                 _attach(out, cur, stack, errors_of)
                 in_frames = True
             assert cur is not None
-            rest = s[3:]
-            opens = rest.endswith(" {")
-            if opens:
-                rest = rest[:-2]
-            elif rest.endswith(","):
-                rest = rest[:-1]
-            cur.add(node_frame(rest))
+            frame, opens = at_frame
+            cur.frames.append(frame)
             if opens:
                 stack.append(len(out) - 1)
                 in_frames = False

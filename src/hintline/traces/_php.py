@@ -14,6 +14,7 @@ import json
 import re
 from typing import Any
 
+from hintline.traces._memo import line_memo
 from hintline.traces._raw import (
     MAX_EXCEPTIONS,
     MAX_FRAMES,
@@ -42,6 +43,7 @@ def _location(text: str, sep: str) -> tuple[str, str | None, int | None]:
     return text, None, None
 
 
+@line_memo
 def _split_call(call: str) -> tuple[str | None, str | None]:
     """``App\\Repo->find('x')`` → (``App\\Repo``, ``find``); arguments are cut."""
     paren = call.find("(")
@@ -56,6 +58,7 @@ def _split_call(call: str) -> tuple[str | None, str | None]:
     return None, name or None
 
 
+@line_memo
 def _row(body: str) -> tuple[str | None, int | None, str] | None:
     if body.startswith("{main}"):
         return (None, None, "{main}")
@@ -159,6 +162,7 @@ def parse_php(lines: list[str]) -> RawTrace:
     return trace
 
 
+@line_memo
 def _header_text(line: str) -> str | None:
     """The ``Type: msg in file:N`` part of a line that starts an exception, if it does."""
     s = line.strip()

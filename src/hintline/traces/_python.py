@@ -179,6 +179,20 @@ def _py_frame(line: str) -> RawFrame | None:
     return None if frame is None else (frame[1], int(frame[2]), frame[3], None, None)
 
 
+_SOURCE: RawFrame = (None, None, None, None, None)  # marks an echoed source line
+
+
+@line_memo
+def _run_line(line: str) -> RawFrame | None:
+    """Inside a run of frames: the frame of a frame line, :data:`_SOURCE` for a source or caret
+    line, ``None`` for anything else (and any line naming a ``Traceback``)."""
+    if line.startswith("    "):
+        return _SOURCE
+    if "Traceback" in line or 'File "' not in line:
+        return None
+    return _py_frame(line)
+
+
 def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) -> tuple[int, int]:
     """Consume the frame and source lines after a frame (outside boxes) in a tight loop.
 
@@ -187,25 +201,22 @@ def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) 
     """
     frames = exc.frames
     append = frames.append
-    py_frame = _py_frame
+    run_line = _run_line
     n = len(lines)
     while i < n:
         line = lines[i]
         if len(line) > MAX_LINE:
             i += 1
             continue
-        if line.startswith("    "):
+        frame = run_line(line)
+        if frame is _SOURCE:
             # the echoed source line or its carets (frames are indented by two): never kept
             if frames[-1][2] is None:
                 source_indent = _syntax_caret(exc, line, line.strip(), source_indent)
-            i += 1
-            continue
-        if "Traceback" in line or 'File "' not in line:
+        elif frame is None:
             break
-        frame = py_frame(line)
-        if frame is None:
-            break
-        append(frame)
+        else:
+            append(frame)
         i += 1
     return i, source_indent
 
