@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from hintline.traces._detect import is_dotnet_frame
+from hintline.traces._memo import line_memo
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["parse_dotnet"]
@@ -44,6 +45,20 @@ def dotnet_frame(rest: str) -> RawFrame:
     return (file, line, function or None, module or None, None)
 
 
+_NOT_A_FRAME: RawFrame = (None, None, None, None, None)  # an ``at …`` line that is no frame
+
+
+@line_memo
+def _at_line(s: str) -> RawFrame | None:
+    """For a stripped line: ``None`` unless it starts with ``at ``; then its frame, or
+    :data:`_NOT_A_FRAME` when it is not one."""
+    if not s.startswith("at "):
+        return None
+    if is_dotnet_frame(s) or " in " in s or s.endswith(")"):
+        return dotnet_frame(s[3:])
+    return _NOT_A_FRAME
+
+
 def parse_dotnet(lines: list[str]) -> RawTrace:
     """Parse the first .NET exception (with its inner exceptions) in ``lines``."""
     trace = RawTrace("dotnet")
@@ -54,10 +69,11 @@ def parse_dotnet(lines: list[str]) -> RawTrace:
         if len(line) > MAX_LINE:
             continue
         s = line.strip()
-        if s.startswith("at ") and chain:
-            if is_dotnet_frame(s) or " in " in s or s.endswith(")"):
+        frame = _at_line(s) if chain else None
+        if frame is not None:
+            if frame is not _NOT_A_FRAME:
                 in_frames = True
-                chain[block].add(dotnet_frame(s[3:]))
+                chain[block].frames.append(frame)
             continue
         if s == _END_INNER:
             if block > 0:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from hintline.traces._memo import line_memo
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawTrace
 
 __all__ = ["parse_go"]
@@ -19,6 +20,7 @@ _LOC = re.compile(r"\t(.+?):(\d+)(?: \+0x[0-9a-f]+)?$")
 _EXIT = re.compile(r"exit status (\d+)$")
 
 
+@line_memo
 def _split_func(text: str) -> tuple[str | None, str | None]:
     """``github.com/a/b.(*T).M(0x1, ...)`` → (``github.com/a/b``, ``(*T).M``)."""
     if text.startswith("created by "):
@@ -37,6 +39,13 @@ def _split_func(text: str) -> tuple[str | None, str | None]:
     return text[:dot], text[dot + 1 :]
 
 
+@line_memo
+def _location(line: str) -> tuple[str, int] | None:
+    """The file and line of a tab-``file.go:N +0x..`` line, else ``None``."""
+    loc = _LOC.match(line)
+    return None if loc is None else (loc[1], int(loc[2]))
+
+
 def parse_go(lines: list[str]) -> RawTrace:
     """Parse the first Go panic (or fatal error) and its goroutine's frames in ``lines``."""
     trace = RawTrace("go")
@@ -48,9 +57,9 @@ def parse_go(lines: list[str]) -> RawTrace:
         if len(line) > MAX_LINE:
             continue
         if in_goroutine:
-            loc = _LOC.match(line)
-            if loc and func is not None and frames_owner is not None:
-                frames_owner.add((loc[1], int(loc[2]), func[1], func[0], None))
+            loc = _location(line)
+            if loc is not None and func is not None and frames_owner is not None:
+                frames_owner.frames.append((loc[0], loc[1], func[1], func[0], None))
                 func = None
                 continue
             if not line.strip():

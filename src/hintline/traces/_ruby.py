@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from hintline.traces._memo import line_memo
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["parse_ruby"]
@@ -28,6 +29,13 @@ def _frame(file: str, line: str, method: str) -> RawFrame:
     return (file, int(line), method or None, module, None)
 
 
+@line_memo
+def _from_frame(line: str) -> RawFrame | None:
+    """The frame of a tab-``from file:N:in 'meth'`` line, else ``None``."""
+    f = _FROM.match(line)
+    return None if f is None else _frame(f[1], f[2], f[3])
+
+
 def parse_ruby(lines: list[str]) -> RawTrace:
     """Parse the first Ruby error (and its printed causes) in ``lines``."""
     trace = RawTrace("ruby")
@@ -36,10 +44,10 @@ def parse_ruby(lines: list[str]) -> RawTrace:
     for line in lines:
         if len(line) > MAX_LINE:
             continue
-        f = _FROM.match(line)
-        if f:
+        f = _from_frame(line)
+        if f is not None:
             if cur is not None:
-                cur.add(_frame(f[1], f[2], f[3]))
+                cur.frames.append(f)
             continue
         h = _HEAD.match(line)
         if h:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from hintline.traces._memo import line_memo
 from hintline.traces._raw import MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["parse_rust"]
@@ -19,6 +20,7 @@ _OLD_MSG = re.compile(r"'(.*)', (\S+?):(\d+):(\d+)$")
 _NEW_LOC = re.compile(r"(\S+?):(\d+):(\d+):?$")
 _SYMBOL = re.compile(r"\s*(\d+):\s+(?:0x[0-9a-f]+ - )?(.*)$")
 _AT = re.compile(r"\s+at (.+?):(\d+)(?::(\d+))?$")
+_TOKENS = re.compile(r"::|[<>]")  # what the split looks at, left to right
 _HASH = re.compile(r"\[[0-9a-f]{16}\]|::h[0-9a-f]{16}$")
 
 
@@ -28,21 +30,26 @@ def _split_symbol(sym: str) -> tuple[str | None, str | None]:
     ``::`` inside ``<…>`` does not split, and a trailing turbofish (``f::<T>``) is dropped.
     """
     sym = _HASH.sub("", sym)
+    if "<" not in sym:
+        # no generics: the last ``::`` of a left-to-right scan, as the loop below finds it
+        parts = sym.split("::")
+        if len(parts) == 1:
+            return None, sym or None
+        function = parts[-1]
+        module = sym[: len(sym) - len(function) - 2]
+        return module or None, function or None
     for _ in range(2):
         depth = 0
         last = -1
-        i = 0
-        n = len(sym)
-        while i < n:
-            ch = sym[i]
-            if ch == "<":
+        for token in _TOKENS.finditer(sym):
+            t = token[0]
+            if t == "<":
                 depth += 1
-            elif ch == ">" and depth:
-                depth -= 1
-            elif ch == ":" and depth == 0 and sym.startswith("::", i):
-                last = i
-                i += 1
-            i += 1
+            elif t == ">":
+                if depth:
+                    depth -= 1
+            elif depth == 0:
+                last = token.start()
         if last < 0:
             return None, sym or None
         module, function = sym[:last], sym[last + 2 :]
@@ -51,6 +58,20 @@ def _split_symbol(sym: str) -> tuple[str | None, str | None]:
             continue
         return module or None, function or None
     return None, sym or None
+
+
+@line_memo
+def _at(line: str) -> tuple[str, int, int | None] | None:
+    """The file, line and column of a backtrace ``at file:L:C`` line, else ``None``."""
+    at = _AT.match(line)
+    return None if at is None else (at[1], int(at[2]), int(at[3]) if at[3] else None)
+
+
+@line_memo
+def _symbol(line: str) -> tuple[str | None, str | None] | None:
+    """The (module, function) of a backtrace ``N: symbol`` line, else ``None``."""
+    sym = _SYMBOL.match(line)
+    return None if sym is None else _split_symbol(sym[2])
 
 
 def parse_rust(lines: list[str]) -> RawTrace:
@@ -99,17 +120,16 @@ def parse_rust(lines: list[str]) -> RawTrace:
             if s:
                 break
             continue
-        at = _AT.match(line)
-        if at and pending is not None:
-            col = int(at[3]) if at[3] else None
-            frames.append((at[1], int(at[2]), pending[1], pending[0], col))
+        at = _at(line)
+        if at is not None and pending is not None:
+            frames.append((at[0], at[1], pending[1], pending[0], at[2]))
             pending = None
             continue
-        sym = _SYMBOL.match(line)
-        if sym:
+        sym = _symbol(line)
+        if sym is not None:
             if pending is not None:
                 frames.append((None, None, pending[1], pending[0], None))
-            pending = _split_symbol(sym[2])
+            pending = sym
             continue
         break
     if exc is None:
