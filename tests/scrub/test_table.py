@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from hintline._deferred import deferred_checks
 from hintline.exceptions import RuleError
 from hintline.scrub import MASK, SECRETS, Scrubber, SecretPattern, scrub, scrub_report
 
@@ -170,3 +171,35 @@ class TestDeclaration:
         """A bad pattern is refused when it is declared, with a RuleError saying why."""
         with pytest.raises(RuleError, match=message):
             self._make(**kw)
+
+    @pytest.mark.parametrize(
+        ("kw", "message"),
+        [
+            ({"pattern": r"demo_("}, "does not compile"),
+            ({"pattern": r"demo_[a-z]+"}, "not in the pattern"),
+            ({"examples": ("nothing here",)}, "example not matched"),
+            ({"near_misses": ("demo_abcd1234",)}, "near miss matched"),
+            ({"pattern": r"(?P<secret>x*)"}, "empty string"),
+        ],
+    )
+    def test_deferred_declaration_is_caught_by_check(
+        self, kw: dict[str, object], message: str
+    ) -> None:
+        """The built-in table is declared with the costly checks deferred (so that importing
+        hintline compiles no pattern); check() then refuses a bad pattern with the same error."""
+        with deferred_checks():
+            pattern = self._make(**kw)
+        with pytest.raises(RuleError, match=message):
+            pattern.check()
+
+    def test_cheap_checks_are_never_deferred(self) -> None:
+        """A missing example or a bad name fails at declaration even in the built-in table."""
+        with deferred_checks(), pytest.raises(RuleError, match="no example"):
+            self._make(examples=())
+        with deferred_checks(), pytest.raises(RuleError, match="kebab-case"):
+            self._make(name="Demo Token")
+
+    @pytest.mark.parametrize("pattern", SECRETS, ids=lambda p: p.name)
+    def test_builtin_pattern_passes_every_check(self, pattern: SecretPattern) -> None:
+        """Every built-in pattern passes the checks its declaration deferred."""
+        pattern.check()

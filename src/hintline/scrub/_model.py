@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hintline._deferred import checks_deferred
 from hintline.exceptions import RuleError
 
 __all__ = ["MASK", "ScrubResult", "SecretPattern"]
@@ -18,7 +19,9 @@ _GROUP_DEF = re.compile(r"\(\?P<([A-Za-z_]\w*)>")
 
 @dataclass(frozen=True, slots=True)
 class SecretPattern:
-    """One entry of the secret table, checked when it is declared.
+    """One entry of the secret table, checked when it is declared (the built-in table defers
+    the checks that compile the pattern to :meth:`check`, which its tests run; see
+    :mod:`hintline._deferred`).
 
     Args:
         name: the kind reported by :func:`~hintline.scrub.scrub_report` (``aws-access-key``),
@@ -63,6 +66,16 @@ class SecretPattern:
             raise RuleError(f"secret pattern {self.name} has no example")
         if not self.groups:
             raise RuleError(f"secret pattern {self.name} names no secret group")
+        if not checks_deferred():
+            self.check()
+
+    def check(self) -> None:
+        """Run every declaration check: the pattern compiles, and finds a secret in each
+        example and none in any near miss.
+
+        Raises:
+            RuleError: for the faults listed on the class, saying which pattern and why.
+        """
         try:
             # wrapped, as in the combined regex: a global flag mid-pattern fails here
             compiled = re.compile(f"(?:{self.pattern})")

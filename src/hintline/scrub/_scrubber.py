@@ -12,6 +12,7 @@ surrogates), the same merge runs every pattern over the whole text: slower, same
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
@@ -45,7 +46,12 @@ class _Branch:
     groups: tuple[str, ...]
     multiline: bool
     reach: int | None
-    regex: re.Pattern[str]
+    pattern: str
+
+    @functools.cached_property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled pattern, on first use: most texts never need most patterns."""
+        return re.compile(self.pattern)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +59,8 @@ class Scrubber:
     """A configured scrubber: the built-in table plus the caller's own patterns and key names.
 
     The module-level :func:`~hintline.scrub.scrub` and :func:`~hintline.scrub.scrub_report`
-    use ``Scrubber()``. Build one of your own once and reuse it; construction compiles the
-    combined regex.
+    use ``Scrubber()``. Build one of your own once and reuse it (each pattern compiles on first
+    use).
 
     Args:
         extra_patterns: your own :class:`SecretPattern` entries; at one position they take
@@ -86,7 +92,7 @@ class Scrubber:
         patterns = (*self.extra_patterns, *table)
         object.__setattr__(self, "patterns", patterns)
         branches = tuple(
-            _Branch(i, p.name, p.groups, p.multiline, p.reach, re.compile(p.pattern))
+            _Branch(i, p.name, p.groups, p.multiline, p.reach, p.pattern)
             for i, p in enumerate(patterns)
         )
         object.__setattr__(self, "_branches", branches)
