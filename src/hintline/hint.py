@@ -154,6 +154,8 @@ _CHAIN_MARKERS = (
     "The above exception was the direct cause",
     "During handling of the above exception",
     "[cause]:",
+    " ---> ",  # .NET inner exceptions, on the outer exception's line
+    "[recovered]",  # Go: a panic re-raised while recovering names the first one before it
 )
 
 
@@ -161,7 +163,9 @@ def _needs_trace_parser(text: str, picked: str | None, strength: int) -> bool:
     """Whether the root cause may not be the line the cheap picker found.
 
     A chained Python traceback prints its root cause first, a Node error its ``[cause]`` inside
-    braces; there, and when the picker found no exception line at all, the trace parser decides.
+    braces, .NET its inner exception after ``--->`` on the outer one's line, Go the first panic
+    before ``[recovered]``; there, and when the picker found no exception line at all, the trace
+    parser decides.
     A Java ``Caused by:`` chain ends with its root cause, as does a single exception.
     """
     if picked is None or strength == PLAIN:
