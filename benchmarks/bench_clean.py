@@ -151,6 +151,7 @@ def cases() -> list[Case]:
                 None,
             )
         )
+    rows += _floor_rows(short, jdbc)
     warm = tempfile.mkdtemp(prefix="hintline-bench-cache-")
     _fill_cache(warm)
 
@@ -174,6 +175,43 @@ def cases() -> list[Case]:
             note="Hyperscan compiles in the background; re answers the first calls",
         ),
     ]
+    return rows
+
+
+def _floor_rows(short: str, jdbc: str) -> list[Case]:
+    """What the Hyperscan engine cannot go below from Python: one call of the binding's scan
+    over the rule database with no match callback (so no Python code runs per match), and the
+    same call over a one-literal database (the binding's own cost)."""
+    from hintline import _engine
+
+    matcher = getattr(_engine._default(), "ready", None)
+    database = getattr(matcher, "_database", None)
+    if matcher is None or database is None:
+        return []
+    import hyperscan
+
+    trivial = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    trivial.compile(expressions=[b"hintline"], ids=[0], elements=1, flags=0)
+    rows = []
+    for label, text in (("short", short), ("trace JDBC", jdbc)):
+        data = text.encode("utf-8")
+        scratch = matcher._scratch()
+        rows.append(
+            Case(
+                "clean",
+                f"floor: Vectorscan scan of all rules, no callback: {label}",
+                lambda d=data, s=scratch: database.scan(d, None, 0, None, s),
+                None,
+            )
+        )
+        rows.append(
+            Case(
+                "clean",
+                f"floor: the binding's call on a one-literal database: {label}",
+                lambda d=data: trivial.scan(d, None, 0, None),
+                None,
+            )
+        )
     return rows
 
 

@@ -307,7 +307,7 @@ class _Prefilter:
                 self._broken = True
             return None  # lone surrogates, a failed compile: the full pass handles it
         hits: list[tuple[int, int]] = []
-        db.scan(data, match_event_handler=_on_match, context=hits, scratch=scratch)
+        db.scan(data, _on_match, 0, hits, scratch)  # positional: keywords cost 0.6 µs a call
         if not hits:
             return []
         hits.sort()
