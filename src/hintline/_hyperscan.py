@@ -339,7 +339,8 @@ class AutoMatcher:
         if path is not None and os.path.exists(path):
             self._build()  # a warm cache loads in milliseconds
         else:
-            threading.Thread(target=self._build, name="hintline-hyperscan", daemon=True).start()
+            # not a daemon: a short-lived process (the CLI) finishes the compile and caches it
+            threading.Thread(target=self._build, name="hintline-hyperscan").start()
 
     @property
     def fallback(self) -> ReMatcher:
@@ -347,7 +348,7 @@ class AutoMatcher:
         if self._fallback is None:
             from hintline._engine import ReMatcher
 
-            self._fallback = ReMatcher(self.rules)
+            self._fallback = ReMatcher(self.rules, lazy=True)
         return self._fallback
 
     def _build(self) -> None:
