@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from hintline.categories import Category, Kind, Retry
@@ -79,5 +78,7 @@ def __getattr__(name: str) -> Any:
         except PackageNotFoundError:  # running from a source tree
             return "0.0.0+unknown"
     if name in _LAZY:
+        import importlib
+
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'hintline' has no attribute {name!r}")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hintline._engine import Match, passes_guard
-from hintline._hscache import CACHE_ENV, cache_dir, read_entry, write_entry
+from hintline._hscache import CACHE_ENV, cache_dir, lower_thread_priority, read_entry, write_entry
 from hintline._hscache import machine as _machine
 from hintline._patterns import (
     CASEFOLD_SPECIALS,
@@ -340,7 +340,7 @@ class AutoMatcher:
             self._build()  # a warm cache loads in milliseconds
         else:
             # not a daemon: a short-lived process (the CLI) finishes the compile and caches it
-            threading.Thread(target=self._build, name="hintline-hyperscan").start()
+            threading.Thread(target=self._build, args=(True,), name="hintline-hyperscan").start()
 
     @property
     def fallback(self) -> ReMatcher:
@@ -351,7 +351,9 @@ class AutoMatcher:
             self._fallback = ReMatcher(self.rules, lazy=True)
         return self._fallback
 
-    def _build(self) -> None:
+    def _build(self, background: bool = False) -> None:
+        if background:
+            lower_thread_priority()  # yield the CPU to the calls being answered
         try:
             self.ready = HyperscanMatcher(self.rules)
         except Exception:

@@ -21,7 +21,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from hintline._hscache import cached_database, database_path, load_database
+from hintline._hscache import (
+    cached_database,
+    database_path,
+    load_database,
+    lower_thread_priority,
+)
 from hintline.scrub._model import MASK, ScrubResult, SecretPattern
 from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
 from hintline.scrub._patterns import SECRETS, build_secrets
@@ -316,6 +321,7 @@ class _Prefilter:
             return self._db
 
     def _build(self, material: str, build: Callable[[], Any]) -> None:
+        lower_thread_priority()  # yield the CPU to the calls being answered
         try:
             self._db = cached_database(_hs, "scrub", material, build)
         except Exception:
