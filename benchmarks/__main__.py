@@ -7,7 +7,7 @@ import platform
 import sys
 from pathlib import Path
 
-from benchmarks._harness import measure
+from benchmarks._harness import measure, measure_self_timed
 
 
 def main(argv: list[str]) -> int:
@@ -22,7 +22,7 @@ def main(argv: list[str]) -> int:
             label = f"{case.group}/{case.name}"
             if pattern and pattern not in label:
                 continue
-            p50, p90 = measure(case.fn)
+            p50, p90 = measure_self_timed(case.fn) if case.self_timed else measure(case.fn)
             target = "" if case.target_us is None else f"{case.target_us:g}"
             ok = "" if case.target_us is None else ("yes" if p50 <= case.target_us else "NO")
             print(f"| {case.group} | {case.name} | {p50:.2f} | {p90:.2f} | {target} | {ok} |", flush=True)

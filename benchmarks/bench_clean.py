@@ -8,9 +8,12 @@ says which rule won (or ``fallback``) so a reader can see the path that was time
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks._harness import Case
@@ -39,35 +42,121 @@ def _filler(size: int) -> str:
     return (block * (size // len(block) + 1))[:size]
 
 
-def _startup(cache_dir: str) -> float:
-    """Milliseconds for ``import hintline`` + the first ``clean()`` in a fresh interpreter."""
-    code = (
-        "import time; t = time.perf_counter(); import hintline; "
-        "hintline.clean('psycopg.errors.UniqueViolation: duplicate key value violates unique "
-        'constraint "users_email_key"\'); print((time.perf_counter() - t) * 1000)'
-    )
+_FIRST_HINT = (
+    "import hintline; print(hintline.clean('psycopg.errors.UniqueViolation: duplicate key value "
+    'violates unique constraint "users_email_key"\').text, flush=True)'
+)
+
+
+def _child_env(cache_dir: str, src: Path, bytecode: str | None) -> dict[str, str]:
+    """A fresh interpreter's environment: its Hyperscan cache, the hintline tree at ``src``, and
+    ``bytecode``, a directory where compiled modules are kept (``PYTHONPYCACHEPREFIX``: warm
+    after the first run, as an installed package's are), or ``None`` to compile hintline from
+    source on every run (a checkout run with ``PYTHONDONTWRITEBYTECODE=1``)."""
     env = {
         **os.environ,
         "HINTLINE_CACHE_DIR": cache_dir,
-        "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}",
+        "PYTHONPATH": f"{src}{os.pathsep}{ROOT}",
     }
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    if bytecode is None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = bytecode
+    return env
+
+
+def _first_hint_us(env: dict[str, str]) -> float:
+    """Wall µs from spawning a fresh interpreter until it has printed its first hint: interpreter
+    start-up, ``import hintline`` and the first ``clean()``. On a cold cache the process goes on
+    compiling the Hyperscan databases after that; it is killed (its cache is thrown away)."""
+    start = time.perf_counter()
+    with subprocess.Popen(
+        [sys.executable, "-c", _FIRST_HINT], stdout=subprocess.PIPE, text=True, env=env
+    ) as child:
+        assert child.stdout is not None
+        line = child.stdout.readline()
+        elapsed = time.perf_counter() - start
+        child.kill()
+    if not line.startswith("Hint: "):
+        raise RuntimeError(f"the child printed {line!r}")
+    return elapsed * 1e6
+
+
+def _until_exit_us(env: dict[str, str]) -> float:
+    """Wall µs of the same child until it exits (on a cold cache: databases compiled, cached)."""
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", _FIRST_HINT], check=True, env=env, stdout=subprocess.DEVNULL
     )
-    return float(out.stdout.strip())
+    return (time.perf_counter() - start) * 1e6
 
 
-def _fill_cache(cache_dir: str) -> None:
+def _startup_rows() -> list[Case]:
+    """``import hintline`` plus the first ``clean()`` in fresh interpreters, warm and cold."""
+    warm = tempfile.mkdtemp(prefix="hintline-bench-cache-")
+    bytecode = tempfile.mkdtemp(prefix="hintline-bench-pyc-")
+    _fill_cache(warm, _child_env(warm, ROOT / "src", bytecode))
+    # a copy of the tree without __pycache__: compiled from source on every run
+    source_only = Path(tempfile.mkdtemp(prefix="hintline-bench-src-")) / "src"
+    shutil.copytree(ROOT / "src", source_only, ignore=shutil.ignore_patterns("__pycache__"))
+
+    def cold(measure: Callable[[dict[str, str]], float]) -> Callable[[], float]:
+        def run() -> float:
+            with tempfile.TemporaryDirectory(prefix="hintline-bench-cold-") as empty:
+                return measure(_child_env(empty, ROOT / "src", bytecode))
+
+        return run
+
+    return [
+        Case(
+            "clean",
+            "import + first call, warm cache (fresh interpreter until the hint is printed)",
+            lambda: _first_hint_us(_child_env(warm, ROOT / "src", bytecode)),
+            100_000,
+            note="interpreter start-up included; bytecode cached, as installed",
+            self_timed=True,
+        ),
+        Case(
+            "clean",
+            "import + first call, cold cache (fresh interpreter until the hint is printed)",
+            cold(_first_hint_us),
+            100_000,
+            note="Hyperscan compiles in background threads; re answers meanwhile",
+            self_timed=True,
+        ),
+        Case(
+            "clean",
+            "cold cache, until the process exits (both databases compiled and cached)",
+            cold(_until_exit_us),
+            None,
+            note="once per machine",
+            self_timed=True,
+        ),
+        Case(
+            "clean",
+            "import + first call, warm cache, no bytecode (hintline compiled from source)",
+            lambda: _first_hint_us(_child_env(warm, source_only, None)),
+            None,
+            note="a checkout with PYTHONDONTWRITEBYTECODE=1",
+            self_timed=True,
+        ),
+    ]
+
+
+def _fill_cache(cache_dir: str, env: dict[str, str] | None = None) -> None:
     """Compile the Hyperscan database into ``cache_dir`` (waiting for the background build)."""
     code = (
         "import hintline; from hintline import _engine; hintline.clean('x'); "
         "m = _engine._default(); getattr(m, 'wait', lambda t: True)(600)"
     )
-    env = {
-        **os.environ,
-        "HINTLINE_CACHE_DIR": cache_dir,
-        "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}",
-    }
+    if env is None:
+        env = {
+            **os.environ,
+            "HINTLINE_CACHE_DIR": cache_dir,
+            "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}",
+        }
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
@@ -151,29 +240,45 @@ def cases() -> list[Case]:
                 None,
             )
         )
-    warm = tempfile.mkdtemp(prefix="hintline-bench-cache-")
-    _fill_cache(warm)
+    rows += _floor_rows(short, jdbc)
+    rows += _startup_rows()
+    return rows
 
-    def cold() -> None:
-        with tempfile.TemporaryDirectory(prefix="hintline-bench-cold-") as empty:
-            _startup(empty)
 
-    rows += [
-        Case(
-            "clean",
-            "import + first call, warm cache (fresh interpreter, wall)",
-            lambda: _startup(warm),
-            100_000,
-            note="includes interpreter start-up",
-        ),
-        Case(
-            "clean",
-            "import + first call, cold cache (fresh interpreter, wall)",
-            cold,
-            100_000,
-            note="Hyperscan compiles in the background; re answers the first calls",
-        ),
-    ]
+def _floor_rows(short: str, jdbc: str) -> list[Case]:
+    """What the Hyperscan engine cannot go below from Python: one call of the binding's scan
+    over the rule database with no match callback (so no Python code runs per match), and the
+    same call over a one-literal database (the binding's own cost)."""
+    from hintline import _engine
+
+    matcher = getattr(_engine._default(), "ready", None)
+    database = getattr(matcher, "_database", None)
+    if matcher is None or database is None:
+        return []
+    import hyperscan
+
+    trivial = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    trivial.compile(expressions=[b"hintline"], ids=[0], elements=1, flags=0)
+    rows = []
+    for label, text in (("short", short), ("trace JDBC", jdbc)):
+        data = text.encode("utf-8")
+        scratch = matcher._scratch()
+        rows.append(
+            Case(
+                "clean",
+                f"floor: Vectorscan scan of all rules, no callback: {label}",
+                lambda d=data, s=scratch: database.scan(d, None, 0, None, s),
+                None,
+            )
+        )
+        rows.append(
+            Case(
+                "clean",
+                f"floor: the binding's call on a one-literal database: {label}",
+                lambda d=data: trivial.scan(d, None, 0, None),
+                None,
+            )
+        )
     return rows
 
 

@@ -132,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/rules.md is stale")
     args = parser.parse_args(argv)
+    for rule in RULES:  # the table is declared with these checks deferred (hintline._deferred)
+        rule.check()
     page = render()
     if args.check:
         current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""

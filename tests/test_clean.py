@@ -7,6 +7,7 @@ import io
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,8 @@ from hintline._input import (
     read_bounded,
 )
 from hintline.hint import normalise, render
+
+_TRACES = Path(__file__).parent / "traces" / "fixtures"
 
 
 def _rule(
@@ -290,6 +293,30 @@ class TestFallback:
         assert hint.rule is None
         assert hint.category is Category.OTHER
         assert hint.key is None
+
+    @pytest.mark.parametrize(
+        "name",
+        sorted(
+            str(p.relative_to(_TRACES))
+            for p in _TRACES.glob("*/*.txt")
+            if p.with_suffix(".json").exists()
+        ),
+    )
+    def test_names_the_root_cause_of_real_traces(
+        self, name: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """With no rule, every golden trace (real runs, tests/traces/fixtures) gives its root
+        cause as the trace parser reads it: the last ``Caused by:``, the first Python exception
+        of a chain, the inner .NET exception after ``--->``, the Go panic before
+        ``[recovered]``. (PHP adds `` in file:line`` after the message.)"""
+        from hintline.hint import PREFIX, _finish
+
+        expected = json.loads((_TRACES / name).with_suffix(".json").read_text())["root_cause"]
+        line = ": ".join(part for part in (expected["type"], expected["message"]) if part)
+        monkeypatch.setattr(rules, "RULES", ())
+        hint = hintline.clean((_TRACES / name).read_text(encoding="utf-8"))
+        assert hint.rule is None
+        assert hint.text.startswith(_finish(PREFIX + line).rstrip("…"))
 
     def test_prefers_parse_trace_root_cause(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """When parse_trace finds a root cause, the fallback names it."""

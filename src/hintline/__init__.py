@@ -7,8 +7,7 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hintline.categories import Category, Kind, Retry
 from hintline.exceptions import (
@@ -25,7 +24,9 @@ from hintline.exceptions import (
 from hintline.hint import Hint, clean
 from hintline.rules import RULES, Example, Rule
 from hintline.scrub import scrub, scrub_report
-from hintline.traces import ExceptionInfo, Frame, Trace, parse_trace
+
+if TYPE_CHECKING:
+    from hintline.traces import ExceptionInfo, Frame, Trace, parse_trace
 
 __all__ = [
     "RULES",
@@ -56,10 +57,15 @@ __all__ = [
     "scrub_report",
 ]
 
-# Names whose modules import more than the core needs: loaded on first use.
+# Names whose modules import more than clean() needs: loaded on first use, so that
+# `import hintline` plus a first clean() stays fast.
 _LAZY = {
     "AgentGuard": "hintline.guard",
+    "ExceptionInfo": "hintline.traces",
+    "Frame": "hintline.traces",
+    "Trace": "hintline.traces",
     "explain": "hintline.explain",
+    "parse_trace": "hintline.traces",
 }
 
 
@@ -72,5 +78,7 @@ def __getattr__(name: str) -> Any:
         except PackageNotFoundError:  # running from a source tree
             return "0.0.0+unknown"
     if name in _LAZY:
+        import importlib
+
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'hintline' has no attribute {name!r}")

@@ -25,12 +25,12 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from hintline import rules as _table
-from hintline._patterns import Guard, may_span_lines, required_literals
+from hintline._patterns import Guard, required_literals
 from hintline.exceptions import ConfigError
 from hintline.rules._model import Rule
 
@@ -78,19 +78,17 @@ class Matcher(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Compiled:
-    """What every engine keeps per rule."""
-
-    regex: re.Pattern[str]
-    guard: Guard | None
-    spans_lines: bool
+_Step = tuple[Callable[[str], re.Match[str] | None], tuple[str, ...] | None, bool]
+"""What the stdlib engine keeps per rule: its regex's search, its guard's literals (``None``:
+no guard) and whether they are casefolded."""
 
 
-def _compile_entries(rules: Sequence[Rule]) -> tuple[_Compiled, ...]:
-    return tuple(
-        _Compiled(re.compile(r.pattern), required_literals(r.pattern), may_span_lines(r.pattern))
-        for r in rules
+def _step(rule: Rule) -> _Step:
+    guard = required_literals(rule.pattern)
+    return (
+        re.compile(rule.pattern).search,
+        None if guard is None else guard.literals,
+        guard is not None and guard.caseless,
     )
 
 
@@ -112,27 +110,37 @@ class ReMatcher:
 
     Args:
         rules: the ordered rule table.
+        lazy: compile each rule when a text first reaches it rather than all of them now (for
+            a stand-in that answers while Hyperscan compiles: a first call that matches the
+            sixth rule compiles six, not the whole table).
     """
 
     name = "re"
 
-    def __init__(self, rules: Sequence[Rule]) -> None:
+    def __init__(self, rules: Sequence[Rule], *, lazy: bool = False) -> None:
         self.rules: tuple[Rule, ...] = tuple(rules)
-        self.entries = _compile_entries(self.rules)
-        self._plan = tuple(
-            (
-                e.regex.search,
-                None if e.guard is None else e.guard.literals,
-                e.guard is not None and e.guard.caseless,
-            )
-            for e in self.entries
-        )
+        self._steps: list[_Step] = []
+        self._lock = threading.Lock()
+        self._plan: tuple[_Step, ...] | None = None
+        if not lazy:
+            self._plan = tuple(_step(rule) for rule in self.rules)
+
+    def _lazy_plan(self) -> Iterator[_Step]:
+        """The steps in order, each built when first reached; the whole plan once all are."""
+        steps = self._steps
+        for index, rule in enumerate(self.rules):
+            if index == len(steps):
+                with self._lock:
+                    if index == len(steps):
+                        steps.append(_step(rule))
+            yield steps[index]
+        self._plan = tuple(steps)
 
     def match(self, text: str) -> Match | None:
         """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
         folded: str | None = None
         index = 0
-        for search, literals, caseless in self._plan:
+        for search, literals, caseless in self._plan or self._lazy_plan():
             if literals is not None:
                 if caseless:
                     if folded is None:

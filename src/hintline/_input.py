@@ -7,7 +7,6 @@ bytes, with no NUL and no ANSI colour sequence.
 from __future__ import annotations
 
 import re
-import traceback
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -157,6 +156,8 @@ def _traceback_text(exc: BaseException) -> str:
     """The frames of one exception (the innermost 200), as Python prints them."""
     if exc.__traceback__ is None:
         return ""
+    import traceback  # here: only exception objects need it, and it costs 2 ms of start-up
+
     try:
         frames = traceback.extract_tb(exc.__traceback__, limit=-_MAX_FRAMES)
         return "Traceback (most recent call last):\n" + "".join(frames.format())

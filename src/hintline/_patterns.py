@@ -34,6 +34,7 @@ except ImportError:  # Python 3.10
 __all__ = ["Guard", "HyperscanPattern", "may_span_lines", "required_literals", "to_hyperscan"]
 
 _MIN_LITERAL = 3
+_MIN_LAST_LITERAL = 8
 _NEWLINE = 10
 
 
@@ -107,12 +108,20 @@ def _parse(pattern: str) -> Any:
     return _sre.parse(pattern)
 
 
-def required_literals(pattern: str) -> Guard | None:
-    """A guard for ``pattern``: literals one of which any match contains, or ``None``."""
+def required_literals(pattern: str, *, last: bool = False) -> Guard | None:
+    """A guard for ``pattern``: literals one of which any match contains, or ``None``.
+
+    By default the requirement with the longest literals is chosen; ``last=True`` chooses the
+    rightmost one whose literals have at least eight characters (the error line of a multi-line
+    pattern, which is rarer in real text than the frame lines before it).
+    """
     try:
         parsed = _parse(pattern)
         caseless = bool(parsed.state.flags & _c.SRE_FLAG_IGNORECASE)
-        best = _best(_requirements(parsed, caseless))
+        reqs = _requirements(parsed, caseless)
+        if last:
+            reqs = [r for r in reqs if min(len(s) for s in r[0]) >= _MIN_LAST_LITERAL][-1:] or reqs
+        best = _best(reqs)
     except Exception:  # any parser oddity: no guard
         return None
     if best is None:

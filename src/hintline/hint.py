@@ -106,32 +106,34 @@ def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     Rendering is deterministic, so the last 1,024 distinct renderings are cached: an agent that
     repeats a failing call gets its hint without normalising and scrubbing again.
     """
-    items = tuple(groups.items())
-    if any(value is not None and len(value) > _MAX_CACHED_VALUE for _, value in items):
-        return _render_uncached(rule.name, rule.hint, rule.key_group, rule.category, items)
-    return _render(rule.name, rule.hint, rule.key_group, rule.category, items)
+    values = tuple(groups.values())
+    for value in values:
+        if value is not None and len(value) > _MAX_CACHED_VALUE:
+            return _render_uncached(rule, groups)  # not cached (nor hashed)
+    # str fields only: their hashes are cached, the Category's (an Enum) is computed in Python
+    key = (rule.code, rule.name, rule.hint, rule.key_group, tuple(groups), values)
+    hint = _rendered.get(key)
+    if hint is None:
+        hint = _render_uncached(rule, groups)
+        if len(_rendered) >= _MAX_CACHED:
+            _rendered.clear()
+        _rendered[key] = hint
+    return hint
 
 
+_MAX_CACHED = 1024
 _MAX_CACHED_VALUE = 512
 """Renderings with a longer captured value are not cached (nor hashed)."""
+_rendered: dict[tuple[object, ...], Hint] = {}
 
 
-def _render_uncached(
-    name: str,
-    template: str,
-    key_group: str | None,
-    category: Category,
-    groups: tuple[tuple[str, str | None], ...],
-) -> Hint:
-    values = {group: normalise(value) for group, value in groups}
-    text = _finish(PREFIX + template.format(**values))
+def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
+    values = {group: normalise(value) for group, value in groups.items()}
+    text = _finish(PREFIX + rule.hint.format(**values))
     key = None
-    if key_group is not None and dict(groups).get(key_group) is not None:
-        key = scrub(values[key_group])
-    return _make(category, text, name, key)
-
-
-_render = functools.lru_cache(maxsize=1024)(_render_uncached)
+    if rule.key_group is not None and groups.get(rule.key_group) is not None:
+        key = scrub(values[rule.key_group])
+    return _make(rule.category, text, rule.name, key)
 
 
 def _root_cause_line(source: str | BaseException) -> str | None:
@@ -152,6 +154,8 @@ _CHAIN_MARKERS = (
     "The above exception was the direct cause",
     "During handling of the above exception",
     "[cause]:",
+    " ---> ",  # .NET inner exceptions, on the outer exception's line
+    "[recovered]",  # Go: a panic re-raised while recovering names the first one before it
 )
 
 
@@ -159,7 +163,9 @@ def _needs_trace_parser(text: str, picked: str | None, strength: int) -> bool:
     """Whether the root cause may not be the line the cheap picker found.
 
     A chained Python traceback prints its root cause first, a Node error its ``[cause]`` inside
-    braces; there, and when the picker found no exception line at all, the trace parser decides.
+    braces, .NET its inner exception after ``--->`` on the outer one's line, Go the first panic
+    before ``[recovered]``; there, and when the picker found no exception line at all, the trace
+    parser decides.
     A Java ``Caused by:`` chain ends with its root cause, as does a single exception.
     """
     if picked is None or strength == PLAIN:

@@ -8,7 +8,8 @@ import re
 import pytest
 
 import hintline
-from hintline import RULES, Rule, _engine, scrub
+from hintline import RULES, Category, Example, Rule, RuleError, _engine, scrub
+from hintline._deferred import deferred_checks
 from hintline._input import prepare
 
 EXAMPLES = [
@@ -64,6 +65,63 @@ def test_rule_has_real_provenance(rule: Rule) -> None:
     assert rule.why.strip()
     assert "\n" not in rule.why
     assert rule.examples
+
+
+@pytest.mark.parametrize("rule", BY_RULE)
+def test_rule_passes_every_declaration_check(rule: Rule) -> None:
+    """The table is declared with the pattern checks deferred (importing hintline compiles no
+    pattern); here every rule runs them: its pattern compiles and cannot match the empty
+    string, its hint template names only its groups and formats, its key group exists."""
+    rule.check()
+
+
+def _rule(**kw: object) -> Rule:
+    args: dict[str, object] = {
+        "code": "TST001",
+        "name": "test.demo-error",
+        "category": Category.KEY_ERROR,
+        "pattern": r"DemoError: (?P<key>\w+)",
+        "hint": "Key '{key}' is missing.",
+        "why": "A demo.",
+        "examples": (Example("DemoError: x", "Hint: Key 'x' is missing.", "x"),),
+    }
+    args.update(kw)
+    return Rule(**args)  # type: ignore[arg-type]
+
+
+MALFORMED = [
+    pytest.param({"code": "db3"}, "code must look like", id="code"),
+    pytest.param({"name": "Demo Error"}, "name must look like", id="name"),
+    pytest.param({"examples": ()}, "has no example", id="no-example"),
+    pytest.param({"hint": "two\nlines"}, "not one line", id="two-lines"),
+    pytest.param({"pattern": r"DemoError: (?P<key>\w+"}, "does not compile", id="no-compile"),
+    pytest.param({"pattern": r"(?P<key>\w*)"}, "matches the empty string", id="empty-match"),
+    pytest.param({"hint": "Key '{column}'."}, "unknown groups", id="unknown-group"),
+    pytest.param({"hint": "Key '{key'."}, "does not (parse|format)", id="bad-template"),
+    pytest.param({"hint": "Key '{key!z}'."}, "does not format", id="template-conversion"),
+    pytest.param({"key_group": "column"}, "key group 'column'", id="key-group"),
+]
+
+
+@pytest.mark.parametrize(("kw", "message"), MALFORMED)
+def test_malformed_rule_is_rejected_at_declaration(kw: dict[str, object], message: str) -> None:
+    """A rule of one's own is checked when it is declared, with a RuleError saying why."""
+    assert _rule().check() is None  # the base rule is well formed
+    with pytest.raises(RuleError, match=message):
+        _rule(**kw)
+
+
+@pytest.mark.parametrize(("kw", "message"), MALFORMED)
+def test_malformed_builtin_rule_is_caught_by_check(kw: dict[str, object], message: str) -> None:
+    """Declared as the built-in table is (checks deferred), a malformed rule is still refused,
+    at declaration for the cheap checks or by check(), which the test above runs on every rule."""
+    def declare_and_check() -> None:
+        with deferred_checks():
+            rule = _rule(**kw)
+        rule.check()
+
+    with pytest.raises(RuleError, match=message):
+        declare_and_check()
 
 
 def test_codes_and_names_unique() -> None:

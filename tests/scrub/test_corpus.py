@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hintline import clean
-from hintline.scrub import scrub, scrub_report
+from hintline.scrub import Scrubber, scrub, scrub_report
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("*.json"))
 
@@ -41,6 +41,19 @@ class TestRealErrors:
             assert secret not in result.text
         assert result.count >= len(case["secrets"])
         assert scrub(result.text) == result.text
+
+    def test_every_path_masks_the_same(self, path: Path) -> None:
+        """The Hyperscan prefilter, the re trigger screen (no wheel, or a database still
+        compiling) and the full scan mask the real capture identically."""
+        case = _load(path)
+        full = Scrubber()
+        if full._prefilter is not None:
+            assert full._prefilter.wait(600)
+        screened = Scrubber()
+        object.__setattr__(screened, "_prefilter", None)
+        expected = full._report(case["output"], fast=False)
+        assert full._report(case["output"], fast=True) == expected
+        assert screened._report(case["output"], fast=True) == expected
 
     def test_clean_hint_holds_no_secret(self, path: Path) -> None:
         """clean()'s hint and key of the capture hold none of its secrets."""

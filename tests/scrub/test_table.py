@@ -6,10 +6,15 @@ import re
 
 import pytest
 
+from hintline._deferred import deferred_checks
 from hintline.exceptions import RuleError
 from hintline.scrub import MASK, SECRETS, Scrubber, SecretPattern, scrub, scrub_report
 
 FULL = Scrubber()
+if FULL._prefilter is not None:  # a cold cache compiles it in the background: test it
+    assert FULL._prefilter.wait(600)
+SCREENED = Scrubber()  # as without a Hyperscan wheel: the triggers are searched with re
+object.__setattr__(SCREENED, "_prefilter", None)
 EXAMPLES = [(p.name, ex) for p in SECRETS for ex in p.examples]
 NEAR_MISSES = [(p.name, near) for p in SECRETS for near in p.near_misses]
 
@@ -80,6 +85,15 @@ class TestTable:
     def test_prefilter_agrees_with_full_scan(self, text: str) -> None:
         """The Hyperscan-prefiltered path masks exactly what the full ``re`` scan masks."""
         assert FULL._report(text, fast=True) == FULL._report(text, fast=False)
+
+    @pytest.mark.parametrize(
+        "text", [ex for _, ex in EXAMPLES] + [n for _, n in NEAR_MISSES] + list(ISSUE_NEAR_MISSES)
+    )
+    def test_re_trigger_screen_agrees_with_full_scan(self, text: str) -> None:
+        """Without Hyperscan (no wheel, or its database still compiling), the triggers searched
+        with ``re`` pick the patterns to run; the result is what the full scan gives."""
+        assert SCREENED._report(text, fast=True) == FULL._report(text, fast=False)
+        assert SCREENED.scrub(text) == FULL.scrub(text)
 
     @pytest.mark.parametrize(("name", "example"), EXAMPLES)
     def test_examples_are_idempotent(self, name: str, example: str) -> None:
@@ -170,3 +184,37 @@ class TestDeclaration:
         """A bad pattern is refused when it is declared, with a RuleError saying why."""
         with pytest.raises(RuleError, match=message):
             self._make(**kw)
+
+    @pytest.mark.parametrize(
+        ("kw", "message"),
+        [
+            ({"pattern": r"demo_("}, "does not compile"),
+            ({"pattern": r"demo_[a-z]+"}, "not in the pattern"),
+            ({"examples": ("nothing here",)}, "example not matched"),
+            ({"near_misses": ("demo_abcd1234",)}, "near miss matched"),
+            ({"pattern": r"(?P<secret>x*)"}, "empty string"),
+            ({"trigger": r"demo_("}, "trigger does not compile"),
+            ({"trigger": r"other_"}, "trigger misses example"),
+        ],
+    )
+    def test_deferred_declaration_is_caught_by_check(
+        self, kw: dict[str, object], message: str
+    ) -> None:
+        """The built-in table is declared with the costly checks deferred (so that importing
+        hintline compiles no pattern); check() then refuses a bad pattern with the same error."""
+        with deferred_checks():
+            pattern = self._make(**kw)
+        with pytest.raises(RuleError, match=message):
+            pattern.check()
+
+    def test_cheap_checks_are_never_deferred(self) -> None:
+        """A missing example or a bad name fails at declaration even in the built-in table."""
+        with deferred_checks(), pytest.raises(RuleError, match="no example"):
+            self._make(examples=())
+        with deferred_checks(), pytest.raises(RuleError, match="kebab-case"):
+            self._make(name="Demo Token")
+
+    @pytest.mark.parametrize("pattern", SECRETS, ids=lambda p: p.name)
+    def test_builtin_pattern_passes_every_check(self, pattern: SecretPattern) -> None:
+        """Every built-in pattern passes the checks its declaration deferred."""
+        pattern.check()

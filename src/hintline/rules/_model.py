@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from hintline._deferred import checks_deferred
 from hintline.categories import Category
 from hintline.exceptions import RuleError
 
@@ -91,7 +91,9 @@ class Rule:
         RuleError: at declaration, for a rule without examples, a pattern that does not
             compile or matches the empty string, a hint template that is not one line, names
             an unknown group or does not format, an unknown key group, or a malformed
-            code or name.
+            code or name. The built-in table is declared with the pattern checks deferred
+            (see :mod:`hintline._deferred`); :meth:`check` runs them, and the test suite runs
+            it on every built-in rule.
     """
 
     code: str
@@ -104,7 +106,6 @@ class Rule:
     near_misses: tuple[str, ...] = ()
     key_group: str | None = "key"
     since: str = "0.1.0"
-    _fields: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         where = f"rule {self.code} ({self.name})"
@@ -114,14 +115,26 @@ class Rule:
             raise RuleError(f"{where}: name must look like 'family.kebab-name'")
         if not self.examples:
             raise RuleError(f"{where} has no example")
+        if "\n" in self.hint or "\r" in self.hint:
+            raise RuleError(f"{where}: hint template is not one line")
+        if not checks_deferred():
+            self.check()
+
+    def check(self) -> None:
+        """Run every declaration check, the ones that compile the pattern included.
+
+        Raises:
+            RuleError: for the faults listed on the class, saying which rule and why.
+        """
+        import string  # only here: not needed to import hintline
+
+        where = f"rule {self.code} ({self.name})"
         try:
             compiled = re.compile(self.pattern)
         except re.error as exc:
             raise RuleError(f"{where}: pattern does not compile: {exc}") from exc
         if compiled.fullmatch(""):
             raise RuleError(f"{where}: pattern matches the empty string")
-        if "\n" in self.hint or "\r" in self.hint:
-            raise RuleError(f"{where}: hint template is not one line")
         try:
             fields = {f for _, f, _, _ in string.Formatter().parse(self.hint) if f is not None}
         except ValueError as exc:
@@ -136,4 +149,3 @@ class Rule:
         if self.key_group is not None and self.key_group not in compiled.groupindex:
             # a rule without a key group says so with key_group=None
             raise RuleError(f"{where}: key group {self.key_group!r} is not in the pattern")
-        object.__setattr__(self, "_fields", frozenset(fields))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hintline._deferred import checks_deferred
 from hintline.exceptions import RuleError
 
 __all__ = ["MASK", "ScrubResult", "SecretPattern"]
@@ -18,7 +19,9 @@ _GROUP_DEF = re.compile(r"\(\?P<([A-Za-z_]\w*)>")
 
 @dataclass(frozen=True, slots=True)
 class SecretPattern:
-    """One entry of the secret table, checked when it is declared.
+    """One entry of the secret table, checked when it is declared (the built-in table defers
+    the checks that compile the pattern to :meth:`check`, which its tests run; see
+    :mod:`hintline._deferred`).
 
     Args:
         name: the kind reported by :func:`~hintline.scrub.scrub_report` (``aws-access-key``),
@@ -34,8 +37,9 @@ class SecretPattern:
             for credit.
         trigger: a short regex, for the multi-pattern prefilter, that matches near the start of
             every match (the key name and separator, the token prefix) and ends inside it. It
-            must be a superset of the start of ``pattern``; empty means ``pattern`` itself. Tests check that the
-            prefiltered path masks exactly what a full scan masks.
+            must be a superset of the start of ``pattern``; empty means ``pattern`` itself. Without
+            Hyperscan it is searched with Python ``re``, so it must mean the same in both. Tests
+            check that both prefiltered paths mask exactly what a full scan masks.
         multiline: the match may span lines (PEM blocks); the fast path then looks past the
             line where the match starts.
         reach: at most how many characters before the end of its trigger a match starts
@@ -63,6 +67,16 @@ class SecretPattern:
             raise RuleError(f"secret pattern {self.name} has no example")
         if not self.groups:
             raise RuleError(f"secret pattern {self.name} names no secret group")
+        if not checks_deferred():
+            self.check()
+
+    def check(self) -> None:
+        """Run every declaration check: the pattern compiles, and finds a secret in each
+        example and none in any near miss.
+
+        Raises:
+            RuleError: for the faults listed on the class, saying which pattern and why.
+        """
         try:
             # wrapped, as in the combined regex: a global flag mid-pattern fails here
             compiled = re.compile(f"(?:{self.pattern})")
@@ -73,9 +87,15 @@ class SecretPattern:
             raise RuleError(f"secret pattern {self.name}: groups {missing} are not in the pattern")
         if compiled.match(""):
             raise RuleError(f"secret pattern {self.name}: pattern matches the empty string")
+        try:
+            trigger = re.compile(self.trigger) if self.trigger else compiled
+        except re.error as exc:
+            raise RuleError(f"secret pattern {self.name}: trigger does not compile: {exc}") from exc
         for example in self.examples:
             if not _finds_secret(compiled, self.groups, example):
                 raise RuleError(f"secret pattern {self.name}: example not matched: {example!r}")
+            if not trigger.search(example):
+                raise RuleError(f"secret pattern {self.name}: trigger misses example {example!r}")
         for near in self.near_misses:
             if _finds_secret(compiled, self.groups, near):
                 raise RuleError(f"secret pattern {self.name}: near miss matched: {near!r}")

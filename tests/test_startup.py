@@ -1,0 +1,86 @@
+"""Start-up: what `import hintline` and the first clean() do (and do not do) before answering.
+
+The speed itself is measured in benchmarks/bench_clean.py; these tests pin the behaviour that
+makes it: nothing compiled at import, a lazy stand-in engine that answers like the full one,
+background compiles that still fill the disk cache before a short-lived process exits.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hintline import RULES, _engine, _hyperscan
+from hintline.scrub import Scrubber, scrub
+
+needs_hyperscan = pytest.mark.skipif(not _hyperscan.AVAILABLE, reason="hyperscan has no wheel here")
+
+TEXTS = [example.input for rule in RULES for example in rule.examples]
+
+
+def _child(code: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HINTLINE_CACHE_DIR": str(cache), "PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop(_engine.ENGINE_ENV, None)
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+
+
+def test_import_compiles_no_rule_or_secret_pattern(tmp_path: Path) -> None:
+    """`import hintline` declares the tables without compiling their patterns (the tests and
+    gen_rule_docs run the checks), and does not load the trace parser."""
+    code = (
+        "import re, sys\n"
+        "compiled = []\n"
+        "real = re._compile\n"
+        "re._compile = lambda p, f: (compiled.append(p), real(p, f))[1]\n"
+        "import hintline\n"
+        "from hintline.scrub import SECRETS\n"
+        "patterns = {r.pattern for r in hintline.RULES} | {s.pattern for s in SECRETS}\n"
+        "print(len(patterns & set(compiled)), 'hintline.traces' in sys.modules)\n"
+    )
+    assert _child(code, tmp_path).stdout.split() == ["0", "False"]
+
+
+def test_lazy_re_engine_answers_like_the_full_one() -> None:
+    """The stand-in used while Hyperscan compiles builds each rule when a text first reaches it;
+    its answers (rule, captures) are the full re engine's, in any order of texts."""
+    eager = _engine.ReMatcher(RULES)
+    lazy = _engine.ReMatcher(RULES, lazy=True)
+    for text in [*reversed(TEXTS[:40]), "no rule matches this line", *TEXTS]:
+        got, want = lazy.match(text), eager.match(text)
+        assert (got and (got.index, dict(got.groups))) == (want and (want.index, dict(want.groups)))
+
+
+@needs_hyperscan
+def test_short_lived_process_fills_both_caches(tmp_path: Path) -> None:
+    """On a cold cache the first call answers with re while the Vectorscan databases compile in
+    the background; the process still writes both to the cache before it exits, so the next
+    process starts warm (and answers the same)."""
+    code = "import hintline; print(hintline.clean(\"KeyError: 'customer_id'\").text)"
+    first = _child(code, tmp_path)
+    assert len(list(tmp_path.glob("rules-*.hsdb"))) == 1
+    assert len(list(tmp_path.glob("scrub-*.hsdb"))) == 1
+    second = _child(code, tmp_path)
+    assert first.stdout == second.stdout
+    assert first.stdout.startswith("Hint: Key 'customer_id'")
+
+
+@needs_hyperscan
+def test_scrubber_answers_while_its_database_compiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold cache: the scrubber masks at once (triggers searched with re), then with the
+    Vectorscan database once compiled, the same text both times; the database is cached."""
+    monkeypatch.setenv("HINTLINE_CACHE_DIR", str(tmp_path))
+    cold = Scrubber()
+    text = "connect to postgresql://app:S3cret@db:5432/shop failed, token=abc123"
+    before = cold.scrub(text)
+    assert cold._prefilter is not None
+    assert cold._prefilter.wait(600)
+    assert cold.scrub(text) == before == scrub(text)
+    assert len(list(tmp_path.glob("scrub-*.hsdb"))) == 1
