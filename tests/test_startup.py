@@ -22,11 +22,16 @@ needs_hyperscan = pytest.mark.skipif(not _hyperscan.AVAILABLE, reason="hyperscan
 TEXTS = [example.input for rule in RULES for example in rule.examples]
 
 
-def _child(code: str, cache: Path) -> subprocess.CompletedProcess[str]:
+def _child(code: str, cache: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HINTLINE_CACHE_DIR": str(cache), "PYTHONPATH": os.pathsep.join(sys.path)}
     env.pop(_engine.ENGINE_ENV, None)
     return subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=True,
     )
 
 
@@ -44,6 +49,22 @@ def test_import_compiles_no_rule_or_secret_pattern(tmp_path: Path) -> None:
         "print(len(patterns & set(compiled)), 'hintline.traces' in sys.modules)\n"
     )
     assert _child(code, tmp_path).stdout.split() == ["0", "False"]
+
+
+def test_cli_clean_reads_no_package_metadata(tmp_path: Path) -> None:
+    """`hintline clean` does not look up the version (importlib.metadata costs 25 ms);
+    `--version` still prints it."""
+    code = (
+        "import sys\n"
+        "from hintline.cli import main\n"
+        "code = main(['clean'])\n"
+        "print('importlib.metadata' in sys.modules, code)\n"
+    )
+    out = _child(code, tmp_path, stdin="KeyError: 'customer_id'\n").stdout.splitlines()
+    assert out[0].startswith("Hint: Key 'customer_id'")
+    assert out[1] == "False 0"
+    version = _child("from hintline.cli import main; main(['--version'])", tmp_path, "")
+    assert version.stdout.startswith("hintline ")
 
 
 def test_lazy_re_engine_answers_like_the_full_one() -> None:

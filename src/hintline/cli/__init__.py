@@ -37,13 +37,31 @@ def _version() -> str:
     return f"hintline {__version__} (engine: {engine_name()})"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the version and the engine, looked up only when asked for (reading the
+    package metadata costs 25 ms that ``hintline clean`` should not pay)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(
+            option_strings,
+            dest=argparse.SUPPRESS,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="show the version and the matching engine, then exit",
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(_version())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with every installed subcommand."""
     parser = argparse.ArgumentParser(
         prog="hintline",
         description="Turn any failure into one actionable, secret-free line.",
     )
-    parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
         try:
