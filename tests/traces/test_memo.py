@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import re
 import tracemalloc
 
 from hintline.traces import ExceptionInfo, Frame, parse_trace
-from hintline.traces._build import _ExceptionFill, _frame, _FrameFill
+from hintline.traces._build import _ExceptionFill, _FrameFill, _table_for
+from hintline.traces._inapp import policy_for
 from hintline.traces._memo import MEMO_SIZE, clear_memos
+from hintline.traces._php import _row_line
+from hintline.traces._python import _py_frame
 from tests.traces.golden import cases, parse_case
 
 
@@ -71,9 +75,23 @@ def test_overlong_lines_stay_out_of_the_memos() -> None:
     assert kept < 200_000, f"memos kept {kept} bytes of an overlong trace"
 
 
-def test_frame_memo_is_bounded() -> None:
-    """The memo forgets old entries (an LRU of MEMO_SIZE), so memory stays bounded."""
+def test_memos_are_bounded() -> None:
+    """The memos forget old entries past MEMO_SIZE, so memory stays bounded."""
     clear_memos()
     for i in range(MEMO_SIZE + 10):
         parse_trace(f"Traceback (most recent call last):\n  File \"/a/x{i}.py\", line 3, in f\nValueError: v\n")
-    assert _frame.cache_info().currsize <= MEMO_SIZE  # type: ignore[attr-defined]
+    assert _table_for.cache_info().currsize == 1  # type: ignore[attr-defined]
+    table = _table_for("python", policy_for(None, (), (), ()))
+    assert 0 < len(table) <= MEMO_SIZE
+    assert len(policy_for(None, (), (), ()).decisions) <= MEMO_SIZE
+    assert _py_frame.cache_info().currsize == MEMO_SIZE  # type: ignore[attr-defined]
+
+
+def test_php_row_split_matches_its_pattern() -> None:
+    """The row test by partition and isdecimal accepts exactly what ``#(\\d+) (.*)$`` does."""
+    pattern = re.compile(r"#(\d+) (.*)$")
+    samples = ["#0 /a.php(3): f()", "#12 {main}", "# 1 x", "#1x y", "#1", "#1 ", "#² x", "#٣ x", "#1  x",
+               "#01 x", "x #1 y", "#1\tx", "#", "#-1 x", "#1 [internal function]: g()"]
+    for s in samples:
+        row = _row_line(s)
+        assert (row is not None) == (pattern.match(s) is not None), s

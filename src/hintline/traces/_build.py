@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, repeat
+from itertools import chain
 from operator import itemgetter
 
 from hintline.traces._inapp import InAppPolicy, app_packages, policy_for
-from hintline.traces._memo import line_memo
+from hintline.traces._memo import MEMO_SIZE, line_memo
 from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._raw import MAX_FRAMES, RawFrame, RawTrace
 
@@ -48,12 +48,8 @@ class _ExceptionFill:
     omitted: int
 
 
-def _frame_plain(raw: RawFrame, language: str, policy: InAppPolicy) -> Frame:
-    """The :class:`Frame` of a raw frame, ``in_app`` decided by ``policy``.
-
-    Memoised: frames repeat within a trace ("... N more", causes, recursion) and across the
-    traces of one service, and a Frame is an immutable value that can be shared.
-    """
+def _make_frame(raw: RawFrame, language: str, policy: InAppPolicy) -> Frame:
+    """The :class:`Frame` of a raw frame, ``in_app`` decided by ``policy``."""
     file, line, function, module, column = raw
     f = _FrameFill()
     f.file, f.line, f.function, f.module, f.column = file, line, function, module, column
@@ -63,7 +59,27 @@ def _frame_plain(raw: RawFrame, language: str, policy: InAppPolicy) -> Frame:
     return f  # type: ignore[return-value]
 
 
-_frame = line_memo(_frame_plain)
+class _FrameTable(dict[RawFrame, Frame]):
+    """The Frames made for one language under one in_app policy, by raw frame.
+
+    A missing raw frame is built on lookup, so ``map(table.__getitem__, raw_frames)`` runs at C
+    speed for every frame seen before: frames repeat within a trace ("... N more", causes,
+    recursion) and across the traces of one service, and a Frame is an immutable value.
+    """
+
+    __slots__ = ("language", "policy")
+
+    def __init__(self, language: str, policy: InAppPolicy) -> None:
+        super().__init__()
+        self.language = language
+        self.policy = policy
+
+    def __missing__(self, raw: RawFrame) -> Frame:
+        frame = self[raw] = _make_frame(raw, self.language, self.policy)
+        return frame
+
+
+_table_for = line_memo(_FrameTable)  # shared between calls; emptied past MEMO_SIZE entries
 
 
 def build_trace(
@@ -91,14 +107,15 @@ def build_trace(
     index = {id(e): i for i, e in enumerate(raw.exceptions)}
     keep = {index[id(e)]: i for i, e in enumerate(excs)}
     out: list[ExceptionInfo] = []
-    make = _frame if memo else _frame_plain
+    table = _table_for(language, policy) if memo else _FrameTable(language, policy)
+    get = table.__getitem__
     for exc in excs:
         raw_frames = exc.frames
         omitted = exc.omitted
         if len(raw_frames) > MAX_FRAMES:
             omitted += len(raw_frames) - MAX_FRAMES
             raw_frames = raw_frames[:MAX_FRAMES]
-        frames = tuple(map(make, raw_frames, repeat(language), repeat(policy)))
+        frames = tuple(map(get, raw_frames))
         parent = keep.get(exc.parent) if exc.parent is not None else None
         e = _ExceptionFill()
         e.type = exc.type or "Error"
@@ -110,4 +127,6 @@ def build_trace(
         e.omitted = omitted
         e.__class__ = ExceptionInfo  # type: ignore[assignment]
         out.append(e)  # type: ignore[arg-type]
+    if len(table) > MEMO_SIZE:
+        table.clear()
     return Trace(exceptions=tuple(out), language=language, extra=dict(raw.extra))

@@ -20,7 +20,6 @@ _LOC = re.compile(r"\t(.+?):(\d+)(?: \+0x[0-9a-f]+)?$")
 _EXIT = re.compile(r"exit status (\d+)$")
 
 
-@line_memo
 def _split_func(text: str) -> tuple[str | None, str | None]:
     """``github.com/a/b.(*T).M(0x1, ...)`` → (``github.com/a/b``, ``(*T).M``)."""
     if text.startswith("created by "):
@@ -39,11 +38,25 @@ def _split_func(text: str) -> tuple[str | None, str | None]:
     return text[:dot], text[dot + 1 :]
 
 
+# What a line inside a goroutine block is: (kind, location, function, exit status).
+_Line = tuple[int, "tuple[str, int] | None", "tuple[str | None, str | None] | None", "str | None"]
+_LOCATION, _FUNCTION, _END, _EXIT_STATUS, _OTHER = range(5)
+
+
 @line_memo
-def _location(line: str) -> tuple[str, int] | None:
-    """The file and line of a tab-``file.go:N +0x..`` line, else ``None``."""
+def _goroutine_line(line: str) -> _Line:
+    """Classify a line of a goroutine block (tab-``file.go:N``, ``func(args)``, blank, exit)."""
     loc = _LOC.match(line)
-    return None if loc is None else (loc[1], int(loc[2]))
+    if loc:
+        return (_LOCATION, (loc[1], int(loc[2])), None, None)
+    if not line.strip():
+        return (_END, None, None, None)  # the next goroutine's block follows a blank line
+    exit_ = _EXIT.match(line)
+    if exit_:
+        return (_EXIT_STATUS, None, None, exit_[1])
+    if line[0] != "\t":
+        return (_FUNCTION, None, _split_func(line.strip()), None)
+    return (_OTHER, None, None, None)
 
 
 def parse_go(lines: list[str]) -> RawTrace:
@@ -53,23 +66,23 @@ def parse_go(lines: list[str]) -> RawTrace:
     in_goroutine = False
     func: tuple[str | None, str | None] | None = None
     frames_owner: RawException | None = None
+    goroutine_line = _goroutine_line
     for line in lines:
         if len(line) > MAX_LINE:
             continue
         if in_goroutine:
-            loc = _location(line)
-            if loc is not None and func is not None and frames_owner is not None:
-                frames_owner.frames.append((loc[0], loc[1], func[1], func[0], None))
-                func = None
-                continue
-            if not line.strip():
-                break  # the next goroutine's block follows a blank line
-            exit_ = _EXIT.match(line)
-            if exit_:
-                trace.extra["exit_status"] = exit_[1]
+            kind, loc, called, status = goroutine_line(line)
+            if kind == _LOCATION:
+                if loc is not None and func is not None and frames_owner is not None:
+                    frames_owner.frames.append((loc[0], loc[1], func[1], func[0], None))
+                    func = None
+            elif kind == _FUNCTION:
+                func = called
+            elif kind == _END:
                 break
-            if line[0] != "\t":
-                func = _split_func(line.strip())
+            elif kind == _EXIT_STATUS:
+                trace.extra["exit_status"] = status or ""
+                break
             continue
         m = _PANIC.match(line)
         if m and not in_goroutine:

@@ -29,7 +29,6 @@ __all__ = ["parse_php"]
 _UNCAUGHT = re.compile(r"(?:PHP )?(?:Fatal error|Catchable fatal error|Warning|Notice):\s+Uncaught (.*)$")
 _MONOLOG = re.compile(r"(\[previous exception\] )?\[object\] \(([\w\\]+)\(code: -?\d+\): (.*)$")
 _TYPE = re.compile(r"([A-Za-z_\\][\w\\]*): ?(.*)$")
-_ROW = re.compile(r"#(\d+) (.*)$")
 _THROWN = re.compile(r"\s*thrown in .* on line \d+\s*$")
 
 
@@ -43,7 +42,6 @@ def _location(text: str, sep: str) -> tuple[str, str | None, int | None]:
     return text, None, None
 
 
-@line_memo
 def _split_call(call: str) -> tuple[str | None, str | None]:
     """``App\\Repo->find('x')`` → (``App\\Repo``, ``find``); arguments are cut."""
     paren = call.find("(")
@@ -58,7 +56,6 @@ def _split_call(call: str) -> tuple[str | None, str | None]:
     return None, name or None
 
 
-@line_memo
 def _row(body: str) -> tuple[str | None, int | None, str] | None:
     if body.startswith("{main}"):
         return (None, None, "{main}")
@@ -74,6 +71,37 @@ def _row(body: str) -> tuple[str | None, int | None, str] | None:
     return (loc[:open_], int(loc[open_ + 1 :]), call)
 
 
+# A stack row: file, line, the call as printed, and (function, module) of that call.
+_Row = tuple["str | None", "int | None", str, tuple["str | None", "str | None"]]
+_UNPARSED: _Row = (None, None, "", (None, None))  # a ``#N …`` line that is no row
+
+
+@line_memo
+def _row_body(body: str) -> _Row:
+    """The row of what follows ``#N `` (a frame repeats with another N), or :data:`_UNPARSED`."""
+    parsed = _row(body)
+    if parsed is None:
+        return _UNPARSED
+    file, line, call = parsed
+    if call == "{main}":
+        return (file, line, call, ("{main}", None))
+    module, function = _split_call(call)
+    return (file, line, call, (function, module))
+
+
+@line_memo
+def _row_line(s: str) -> _Row | None:
+    """For a stripped line: ``None`` unless it is a ``#N …`` row; then the row, or
+    :data:`_UNPARSED` when its body is not one. Memoised twice: by line (a trace seen again)
+    and by body (the same frame at another depth of a recursion)."""
+    if not s.startswith("#"):
+        return None
+    head, sep, body = s.partition(" ")
+    if not sep or not head[1:].isdecimal():  # isdecimal is what the regex's \d matches
+        return None
+    return _row_body(body)
+
+
 class _Block:
     __slots__ = ("exc", "file", "line", "rows")
 
@@ -81,27 +109,21 @@ class _Block:
         self.exc = exc
         self.file = file
         self.line = line
-        self.rows: list[tuple[str | None, int | None, str]] = []
+        self.rows: list[_Row] = []
 
     def frames(self) -> None:
+        """Each row's location gets the function of the row after it (that line is in it)."""
         out = self.exc.frames
         rows = self.rows
-        calls = [r[2] for r in rows]
+        nexts = [r[3] for r in rows[1:]]
+        nexts.append((None, None))  # one more than rows when there are none: zip stops early
         if self.file is not None:
-            function, module = _first_call(calls, 0)
+            function, module = rows[0][3] if rows else (None, None)
             out.append((self.file, self.line, function, module, None))
-        for i, (file, line, _call) in enumerate(rows):
-            if _call == "{main}" or len(out) >= MAX_FRAMES:
+        for (file, line, call, _), (function, module) in zip(rows, nexts, strict=False):
+            if call == "{main}" or len(out) >= MAX_FRAMES:
                 break
-            nxt = _first_call(calls, i + 1)
-            out.append((file, line, nxt[0], nxt[1], None))
-
-
-def _first_call(calls: list[str], i: int) -> tuple[str | None, str | None]:
-    if i >= len(calls) or calls[i] == "{main}":
-        return ("{main}", None) if i < len(calls) else (None, None)
-    module, function = _split_call(calls[i])
-    return (function, module)
+            out.append((file, line, function, module, None))
 
 
 def parse_php(lines: list[str]) -> RawTrace:
@@ -131,11 +153,10 @@ def parse_php(lines: list[str]) -> RawTrace:
                 if len(header) > 50:
                     header = []
                 continue
-        row = _ROW.match(s) if s.startswith("#") else None
-        if row and cur is not None and in_rows:
-            parsed = _row(row[2])
-            if parsed is not None and len(cur.rows) < MAX_FRAMES:
-                cur.rows.append(parsed)
+        row = _row_line(s)
+        if row is not None and cur is not None and in_rows:
+            if row is not _UNPARSED and len(cur.rows) < MAX_FRAMES:
+                cur.rows.append(row)
             continue
         if _THROWN.match(line):
             break

@@ -172,11 +172,13 @@ def parse_python(lines: list[str]) -> RawTrace:
     return _flatten(top)
 
 
-@line_memo
-def _py_frame(line: str) -> RawFrame | None:
+def _py_frame_plain(line: str) -> RawFrame | None:
     """The frame of a ``File "f.py", line 3, in fn`` line, else ``None``."""
     frame = _FRAME.match(line)
     return None if frame is None else (frame[1], int(frame[2]), frame[3], None, None)
+
+
+_py_frame = line_memo(_py_frame_plain)
 
 
 _SOURCE: RawFrame = (None, None, None, None, None)  # marks an echoed source line
@@ -190,7 +192,7 @@ def _run_line(line: str) -> RawFrame | None:
         return _SOURCE
     if "Traceback" in line or 'File "' not in line:
         return None
-    return _py_frame(line)
+    return _py_frame_plain(line)
 
 
 def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) -> tuple[int, int]:
