@@ -10,7 +10,7 @@ import tracemalloc
 from hintline.traces import ExceptionInfo, Frame, parse_trace
 from hintline.traces._build import _ExceptionFill, _FrameFill, _table_for
 from hintline.traces._inapp import policy_for
-from hintline.traces._memo import MEMO_SIZE, clear_memos
+from hintline.traces._memo import MEMO_SIZE, SETTINGS_MEMO_SIZE, clear_memos
 from hintline.traces._php import _row_line
 from hintline.traces._python import _py_frame
 from tests.traces.golden import cases, parse_case
@@ -95,3 +95,13 @@ def test_php_row_split_matches_its_pattern() -> None:
     for s in samples:
         row = _row_line(s)
         assert (row is not None) == (pattern.match(s) is not None), s
+
+
+def test_few_policies_are_kept() -> None:
+    """Each distinct project root makes a policy; only SETTINGS_MEMO_SIZE of them are kept."""
+    clear_memos()
+    text = "Traceback (most recent call last):\n  File \"/srv/app/x.py\", line 3, in f\nValueError: v\n"
+    for i in range(3 * SETTINGS_MEMO_SIZE):
+        assert parse_trace(text, project_root=f"/srv/app{i}").frames
+    assert policy_for.cache_info().currsize == SETTINGS_MEMO_SIZE  # type: ignore[attr-defined]
+    assert _table_for.cache_info().currsize == SETTINGS_MEMO_SIZE  # type: ignore[attr-defined]

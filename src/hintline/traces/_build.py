@@ -7,7 +7,7 @@ from itertools import chain
 from operator import itemgetter
 
 from hintline.traces._inapp import InAppPolicy, app_packages, policy_for
-from hintline.traces._memo import MEMO_SIZE, line_memo
+from hintline.traces._memo import MEMO_SIZE, settings_memo
 from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._raw import MAX_FRAMES, RawFrame, RawTrace
 
@@ -79,7 +79,7 @@ class _FrameTable(dict[RawFrame, Frame]):
         return frame
 
 
-_table_for = line_memo(_FrameTable)  # shared between calls; emptied past MEMO_SIZE entries
+_table_for = settings_memo(_FrameTable)  # shared between calls; emptied past MEMO_SIZE entries
 
 
 def build_trace(

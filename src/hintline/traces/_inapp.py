@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from operator import methodcaller
 
-from hintline.traces._memo import MEMO_SIZE, line_memo
+from hintline.traces._memo import MEMO_SIZE, line_memo, settings_memo
 from hintline.traces._raw import MAX_LINE
 
 __all__ = ["InAppPolicy", "app_packages", "is_third_party_module", "is_third_party_path", "policy_for"]
@@ -159,7 +159,7 @@ class InAppPolicy:
         return False
 
 
-@line_memo
+@settings_memo
 def policy_for(
     project_root: str | None, include: tuple[str, ...], exclude: tuple[str, ...], packages: tuple[str, ...]
 ) -> InAppPolicy:

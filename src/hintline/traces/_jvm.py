@@ -8,6 +8,7 @@ kept as printed. Logback's ``... N common frames omitted`` is read like ``... N 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from hintline.traces._memo import line_memo
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
@@ -56,11 +57,40 @@ def _fast_frame(line: str) -> RawFrame | None:
 _fast_frame_memo = line_memo(_fast_frame)
 
 
+class _Facts(NamedTuple):
+    """What one line of a JVM trace is, read once (memoised) with every pattern it could match."""
+
+    frame: RawFrame | None  # any ``at sym(loc)`` frame (native, unknown source, module paths)
+    more: int | None  # ``... N more`` / ``... N common frames omitted``
+    linked: int | None  # the depth of a ``Caused by:`` / ``Suppressed:`` line, else None
+    suppressed: bool
+    linked_header: tuple[str, str] | None  # its (type, message); None when it has none
+    header: tuple[str | None, str, str] | None  # a header line: (thread, type, message)
+    blank: bool
+
+
 @line_memo
-def _any_frame(line: str) -> RawFrame | None:
-    """The frame of any ``at sym(loc)`` line (native, unknown source, module paths), else ``None``."""
+def _facts(line: str) -> _Facts:
+    """Everything the parser asks about a line that is not an ordinary frame."""
     frame = _FRAME.match(line)
-    return None if frame is None else jvm_frame(frame[1], frame[2])
+    if frame is not None:  # a frame line: nothing else is asked about it
+        return _Facts(jvm_frame(frame[1], frame[2]), None, None, False, None, None, False)
+    more = _MORE.match(line)
+    linked = _LINKED.match(line)
+    linked_header: tuple[str, str] | None = None
+    if linked:
+        head = _HEADER.match(line, linked.end())
+        linked_header = None if head is None else (head[2], head[3] or "")
+    header = _HEADER.match(line.lstrip())
+    return _Facts(
+        None,
+        int(more[1]) if more else None,
+        _depth(linked[1]) if linked else None,
+        linked is not None and linked[2] == "Suppressed",
+        linked_header,
+        None if header is None else (header[1], header[2], header[3] or ""),
+        not line.strip(),
+    )
 
 
 def _run(lines: list[str], i: int, first: RawFrame, frames: list[RawFrame]) -> int:
@@ -123,7 +153,8 @@ def parse_jvm(lines: list[str], short_lines: bool = False) -> RawTrace:
                         break
                     i += 1
                 continue
-        frame = _any_frame(line)
+        facts = _facts(line)
+        frame = facts.frame
         if frame is not None:
             if awaiting:
                 awaiting, in_frames = False, True
@@ -140,20 +171,17 @@ def parse_jvm(lines: list[str], short_lines: bool = False) -> RawTrace:
                 out.append(cur)
                 at_depth = {0: len(out) - 1}
                 in_frames = True
-            cur.add(frame)
+            cur.frames.append(frame)
             continue
-        more = _MORE.match(line)
-        if more and cur is not None and (in_frames or awaiting):
-            _resolve_more(out, cur, int(more[1]))
+        if facts.more is not None and cur is not None and (in_frames or awaiting):
+            _resolve_more(out, cur, facts.more)
             continue
-        linked = _LINKED.match(line)
-        if linked and cur is not None and len(out) < MAX_EXCEPTIONS:
-            header = _HEADER.match(line, linked.end())
-            if header is None:
+        depth = facts.linked
+        if depth is not None and cur is not None and len(out) < MAX_EXCEPTIONS:
+            if facts.linked_header is None:
                 continue
-            depth = _depth(linked[1])
-            exc = RawException(header[2], header[3] or "")
-            if linked[2] == "Suppressed":
+            exc = RawException(*facts.linked_header)
+            if facts.suppressed:
                 exc.relation = "suppressed"
                 exc.parent = at_depth.get(depth - 1, at_depth.get(0))
             else:
@@ -166,24 +194,24 @@ def parse_jvm(lines: list[str], short_lines: bool = False) -> RawTrace:
             in_frames, awaiting = False, True
             continue
         if awaiting:
-            if line.strip() and cur is not None:
+            if not facts.blank and cur is not None:
                 cur.append_message(line)
             continue
-        stripped = line.strip()
         if in_frames:
             in_frames = False
             done = cur is not None and bool(cur.frames or len(out) > 1)
-        if not stripped:
+        if facts.blank:
             if candidate is not None and not candidate.type:
                 candidate = None
             continue
-        header = _HEADER.match(line.lstrip())
+        header = facts.header
         if header:
-            if header[1] is not None and done:
+            thread, type_, message = header
+            if thread is not None and done:
                 break
-            candidate = RawException(header[2], header[3] or "")
-            if header[1] is not None:
-                trace.extra["thread"] = header[1]
+            candidate = RawException(type_, message)
+            if thread is not None:
+                trace.extra["thread"] = thread
         elif candidate is not None and candidate.type and not done:
             candidate.append_message(line)
         elif cur is not None and not done and out:

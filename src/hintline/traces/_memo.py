@@ -14,19 +14,31 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["MEMO_SIZE", "clear_memos", "line_memo"]
+__all__ = ["MEMO_SIZE", "SETTINGS_MEMO_SIZE", "clear_memos", "line_memo", "settings_memo"]
 
 MEMO_SIZE = 4096  # entries per memo; a key is one line of at most MAX_LINE characters
+# Per-settings objects (an in_app policy and its tables) hold up to MEMO_SIZE entries each,
+# so only a few of them are kept.
+SETTINGS_MEMO_SIZE = 16
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _MEMOS: list[Any] = []
 
 
-def line_memo(fn: _F) -> _F:
-    """Memoise ``fn`` (pure, hashable arguments) in a bounded LRU cache cleared by :func:`clear_memos`."""
-    cached = functools.lru_cache(maxsize=MEMO_SIZE)(fn)
+def _memo(fn: _F, size: int) -> _F:
+    cached = functools.lru_cache(maxsize=size)(fn)
     _MEMOS.append(cached)
     return cached  # type: ignore[return-value]
+
+
+def line_memo(fn: _F) -> _F:
+    """Memoise ``fn`` (pure, hashable arguments) in a bounded LRU cache cleared by :func:`clear_memos`."""
+    return _memo(fn, MEMO_SIZE)
+
+
+def settings_memo(fn: _F) -> _F:
+    """Like :func:`line_memo` for objects made per settings (few, each holding a memo of its own)."""
+    return _memo(fn, SETTINGS_MEMO_SIZE)
 
 
 def clear_memos() -> None:
