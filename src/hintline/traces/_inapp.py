@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from operator import methodcaller
+from functools import partial
+from itertools import compress
+from operator import is_not, methodcaller
 
 from hintline.traces._memo import MEMO_SIZE, line_memo, settings_memo
 from hintline.traces._raw import MAX_LINE
@@ -198,6 +200,7 @@ def _app_parts_plain(module: str) -> tuple[str, ...] | None:
 
 
 _app_parts = line_memo(_app_parts_plain)
+_not_none = partial(is_not, None)
 
 
 def app_packages(modules: Sequence[str | None], *, memo: bool = True) -> tuple[str, ...]:
@@ -209,19 +212,20 @@ def app_packages(modules: Sequence[str | None], *, memo: bool = True) -> tuple[s
     (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``). ``memo=False`` keeps
     overlong module names out of the shared memo.
     """
-    parts = _app_parts if memo else _app_parts_plain
     unique = list(filter(None, dict.fromkeys(modules)))
-    found = next(((i, pkg) for i, m in enumerate(unique) if (pkg := parts(m)) is not None), None)
+    pkgs = list(map(_app_parts if memo else _app_parts_plain, unique))
+    found = next(filter(_not_none, pkgs), None)  # the first module of the application
     if found is None:
         return ()
-    i, best = found
-    module = unique[i]
+    i = pkgs.index(found)  # every one before it is None
+    best = found
     if not best:
-        return (module.split(".", 1)[0].split("$")[0],)
+        return (unique[i].split(".", 1)[0].split("$")[0],)
     if len(best) >= 2:
         stem = f"{best[0]}.{best[1]}."
         # the narrowing keeps the common prefix, so each distinct package counts once
-        for pkg in set(map(parts, filter(methodcaller("startswith", stem), unique[i + 1 :]))):
+        later = map(methodcaller("startswith", stem), unique[i + 1 :])
+        for pkg in set(compress(pkgs[i + 1 :], later)):
             if pkg is None or len(pkg) < 2:
                 continue
             n = 2
