@@ -181,15 +181,10 @@ def _py_frame_plain(line: str) -> RawFrame | None:
 _py_frame = line_memo(_py_frame_plain)
 
 
-_SOURCE: RawFrame = (None, None, None, None, None)  # marks an echoed source line
-
-
 @line_memo
-def _run_line(line: str) -> RawFrame | None:
-    """Inside a run of frames: the frame of a frame line, :data:`_SOURCE` for a source or caret
-    line, ``None`` for anything else (and any line naming a ``Traceback``)."""
-    if line.startswith("    "):
-        return _SOURCE
+def _run_frame(line: str) -> RawFrame | None:
+    """Inside a run of frames: the frame of a frame line; ``None`` for anything else (and any
+    line naming a ``Traceback``), which ends the run."""
     if "Traceback" in line or 'File "' not in line:
         return None
     return _py_frame_plain(line)
@@ -203,22 +198,24 @@ def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) 
     """
     frames = exc.frames
     append = frames.append
-    run_line = _run_line
+    run_frame = _run_frame
     n = len(lines)
     while i < n:
         line = lines[i]
         if len(line) > MAX_LINE:
             i += 1
             continue
-        frame = run_line(line)
-        if frame is _SOURCE:
+        if line.startswith("    "):
             # the echoed source line or its carets (frames are indented by two): never kept
+            # (and never memoised: source lines vary and may hold secrets)
             if frames[-1][2] is None:
                 source_indent = _syntax_caret(exc, line, line.strip(), source_indent)
-        elif frame is None:
+            i += 1
+            continue
+        frame = run_frame(line)
+        if frame is None:
             break
-        else:
-            append(frame)
+        append(frame)
         i += 1
     return i, source_indent
 
