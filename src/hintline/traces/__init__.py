@@ -22,7 +22,7 @@ from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._node import parse_node
 from hintline.traces._php import parse_php
 from hintline.traces._python import parse_python
-from hintline.traces._raw import MAX_LINE, RawTrace
+from hintline.traces._raw import RawTrace
 from hintline.traces._ruby import parse_ruby
 from hintline.traces._rust import parse_rust
 from hintline.traces._select import DEFAULT_FRAME_LIMIT, select_frames
@@ -48,9 +48,6 @@ _PARSERS: dict[str, Callable[[list[str]], RawTrace]] = {
     "dotnet": parse_dotnet,
     "ruby": parse_ruby,
 }
-
-# parsers that read long runs of frame lines faster when told every line is short
-_LONG_RUN_PARSERS: dict[str, Callable[[list[str], bool], RawTrace]] = {"java": parse_jvm}
 
 _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 _SIMPLE_ESCAPES = (("\\n", "\n"), ("\\t", "\t"), ("\\r", ""), ('\\"', '"'), ("\\/", "/"))
@@ -120,7 +117,7 @@ def _parse(
 ) -> Trace:
     if isinstance(source, BaseException):
         raw = trace_from_exception(source)
-        return build_trace(raw, project_root=project_root, include=include, exclude=exclude)
+        return build_trace(raw, project_root=project_root, include=include, exclude=exclude, memo=not raw.long_lines)
     if not isinstance(source, (str, bytes, bytearray, memoryview)):
         return Trace()
     text = _to_text(source)
@@ -133,7 +130,5 @@ def _parse(
     lang = hint or detect_language(lines)
     if lang is None or lang not in _PARSERS:
         return Trace()
-    # frames come from lines; a longer line than MAX_LINE must not reach the shared memos
-    memo = max(map(len, lines)) <= MAX_LINE
-    raw = _LONG_RUN_PARSERS[lang](lines, memo) if lang in _LONG_RUN_PARSERS else _PARSERS[lang](lines)
-    return build_trace(raw, project_root=project_root, include=include, exclude=exclude, memo=memo)
+    raw = _PARSERS[lang](lines)
+    return build_trace(raw, project_root=project_root, include=include, exclude=exclude, memo=not raw.long_lines)

@@ -68,8 +68,7 @@ def may_hold_trace(text: str) -> bool:
 _DECISIVE = 12
 
 
-@line_memo
-def _vote(line: str) -> tuple[str | None, int]:
+def _vote_plain(line: str) -> tuple[str | None, int]:
     """The language one line (at most MAX_LINE long) votes for, and how strongly."""
     s = line.lstrip()
     if not s:
@@ -111,7 +110,7 @@ def _vote(line: str) -> tuple[str | None, int]:
         return "go", 3
     if line[0] == "\t" and _GO_LOC.match(line):
         return "go", 1
-    if _RUBY_FRAME.match(s):
+    if ":in " in s and _RUBY_FRAME.match(s):  # the substring test is the cheap half
         return "ruby", 3
     if " ---> " in s and ": " in s:
         return "dotnet", 2
@@ -120,14 +119,19 @@ def _vote(line: str) -> tuple[str | None, int]:
     return None, 0
 
 
+_vote = line_memo(_vote_plain)
+# Lines that look like frames are memoised; others (messages, echoed source lines, which may
+# hold secrets) are voted on afresh and never kept.
+_FRAME_STARTS = ("at ", 'File "', "#", "from ", "Caused by: ", "|", "+")
+
+
 def detect_language(lines: list[str]) -> str | None:
     """The language whose signatures score highest in ``lines`` (``None`` if none match)."""
     score = dict.fromkeys(LANGUAGES, 0)
-    vote = _vote
     for line in lines:
         if len(line) > MAX_LINE or not line:
             continue
-        lang, add = vote(line)
+        lang, add = (_vote if line.lstrip().startswith(_FRAME_STARTS) else _vote_plain)(line)
         if lang is not None:
             score[lang] += add
             if score[lang] >= _DECISIVE:

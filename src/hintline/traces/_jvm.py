@@ -93,32 +93,8 @@ def _facts(line: str) -> _Facts:
     )
 
 
-def _run(lines: list[str], i: int, first: RawFrame, frames: list[RawFrame]) -> int:
-    """Append ``first`` and the ordinary frames that follow it from ``lines[i]`` on; return the
-    index of the first line that is not one. Only for lines of at most MAX_LINE characters
-    (they become memo keys), which spares the length check per line.
-    """
-    append = frames.append
-    fast_frame = _fast_frame_memo
-    fast: RawFrame | None = first
-    n = len(lines)
-    while fast is not None:
-        append(fast)
-        if i >= n:
-            break
-        fast = fast_frame(lines[i])
-        i += 1
-    else:
-        i -= 1
-    return i
-
-
-def parse_jvm(lines: list[str], short_lines: bool = False) -> RawTrace:
-    """Parse the first JVM trace found in ``lines`` (its whole chain).
-
-    ``short_lines``: the caller checked no line is longer than MAX_LINE (runs of frames are
-    then read a chunk at a time).
-    """
+def parse_jvm(lines: list[str]) -> RawTrace:
+    """Parse the first JVM trace found in ``lines`` (its whole chain)."""
     trace = RawTrace("java")
     out = trace.exceptions
     at_depth: dict[int, int] = {}
@@ -137,9 +113,6 @@ def parse_jvm(lines: list[str], short_lines: bool = False) -> RawTrace:
             continue
         if in_frames and cur is not None:
             fast = fast_frame(line)
-            if fast is not None and short_lines:
-                i = _run(lines, i, fast, cur.frames)
-                continue
             if fast is not None:
                 # a run of ordinary frames: consume it in a tight loop
                 append = cur.frames.append
@@ -148,7 +121,11 @@ def parse_jvm(lines: list[str], short_lines: bool = False) -> RawTrace:
                     if i >= n:
                         break
                     line = lines[i]
-                    fast = fast_frame(line) if len(line) <= MAX_LINE else _fast_frame(line)
+                    if len(line) <= MAX_LINE:
+                        fast = fast_frame(line)
+                    else:  # read (as the JVM prints no such line, it is a frame's junk tail)
+                        fast = _fast_frame(line)
+                        trace.long_lines = trace.long_lines or fast is not None
                     if fast is None:
                         break
                     i += 1

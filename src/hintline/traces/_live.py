@@ -6,7 +6,7 @@ from __future__ import annotations
 import builtins
 from types import TracebackType
 
-from hintline.traces._raw import MAX_EXCEPTIONS, RawException, RawTrace
+from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawTrace
 
 __all__ = ["trace_from_exception"]
 
@@ -75,4 +75,6 @@ def trace_from_exception(root: BaseException) -> RawTrace:
             exc, parent = nxt, here
 
     walk(root, None, None)
+    # a code object may carry any name: one longer than MAX_LINE keeps the memos out
+    trace.long_lines = any(len(s) > MAX_LINE for exc in out for f in exc.frames for s in (f[0], f[2], f[3]) if s)
     return trace

@@ -85,7 +85,7 @@ def parse_node(lines: list[str]) -> RawTrace:
         if len(line) > MAX_LINE:
             continue
         s = line.strip()
-        at_frame = at_line(s)
+        at_frame = at_line(s) if s.startswith("at ") else None  # only frame lines are memoised
         if at_frame is not None:
             if not in_frames and awaiting is not None:
                 cur, awaiting, in_frames = awaiting, None, True

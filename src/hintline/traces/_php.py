@@ -183,7 +183,6 @@ def parse_php(lines: list[str]) -> RawTrace:
     return trace
 
 
-@line_memo
 def _header_text(line: str) -> str | None:
     """The ``Type: msg in file:N`` part of a line that starts an exception, if it does."""
     s = line.strip()

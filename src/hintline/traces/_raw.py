@@ -60,14 +60,19 @@ class RawException:
 
 
 class RawTrace:
-    """The parser's result: exceptions outermost first (``parent`` set) and extra facts."""
+    """The parser's result: exceptions outermost first (``parent`` set) and extra facts.
 
-    __slots__ = ("exceptions", "extra", "language")
+    ``long_lines`` is set when a frame was read from a line longer than MAX_LINE: its strings
+    then stay out of the shared memos (whose entries must stay small).
+    """
+
+    __slots__ = ("exceptions", "extra", "language", "long_lines")
 
     def __init__(self, language: str) -> None:
         self.language = language
         self.exceptions: list[RawException] = []
         self.extra: dict[str, str] = {}
+        self.long_lines = False
 
     def chain_parents(self) -> None:
         """Give every exception without a parent the previous one (a plain chain)."""

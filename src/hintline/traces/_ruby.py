@@ -44,7 +44,7 @@ def parse_ruby(lines: list[str]) -> RawTrace:
     for line in lines:
         if len(line) > MAX_LINE:
             continue
-        f = _from_frame(line)
+        f = _from_frame(line) if "from " in line else None  # only frame lines are memoised
         if f is not None:
             if cur is not None:
                 cur.frames.append(f)
