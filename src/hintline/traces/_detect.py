@@ -120,9 +120,6 @@ def _vote_plain(line: str) -> tuple[str | None, int]:
 
 
 _vote = line_memo(_vote_plain)
-# Lines that look like frames are memoised; others (messages, echoed source lines, which may
-# hold secrets) are voted on afresh and never kept.
-_FRAME_STARTS = ("at ", 'File "', "#", "from ", "Caused by: ", "|", "+")
 
 
 def detect_language(lines: list[str]) -> str | None:
@@ -131,7 +128,7 @@ def detect_language(lines: list[str]) -> str | None:
     for line in lines:
         if len(line) > MAX_LINE or not line:
             continue
-        lang, add = (_vote if line.lstrip().startswith(_FRAME_STARTS) else _vote_plain)(line)
+        lang, add = _vote(line)
         if lang is not None:
             score[lang] += add
             if score[lang] >= _DECISIVE:

@@ -69,7 +69,7 @@ def parse_dotnet(lines: list[str]) -> RawTrace:
         if len(line) > MAX_LINE:
             continue
         s = line.strip()
-        frame = _at_line(s) if chain else None
+        frame = _at_line(s) if chain and s.startswith("at ") else None  # only frame lines are memoised
         if frame is not None:
             if frame is not _NOT_A_FRAME:
                 in_frames = True

@@ -153,7 +153,7 @@ def parse_php(lines: list[str]) -> RawTrace:
                 if len(header) > 50:
                     header = []
                 continue
-        row = _row_line(s)
+        row = _row_line(s) if s.startswith("#") else None  # only row lines are memoised
         if row is not None and cur is not None and in_rows:
             if row is not _UNPARSED and len(cur.rows) < MAX_FRAMES:
                 cur.rows.append(row)
