@@ -21,12 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from hintline._hscache import (
-    cached_database,
-    database_path,
-    load_database,
-    lower_thread_priority,
-)
+from hintline._hscache import cached_database, database_path, in_background, load_database
 from hintline.scrub._model import MASK, ScrubResult, SecretPattern
 from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
 from hintline.scrub._patterns import SECRETS, build_secrets
@@ -278,8 +273,8 @@ class _Prefilter:
     The database loads from the disk cache (:mod:`hintline._hscache`) in milliseconds. On a
     cold cache it compiles (some 300 ms) in a background thread, and :meth:`regions` answers
     ``None`` until it is ready, so the full ``re`` pass scrubs meanwhile, with the same result.
-    The thread is not a daemon: a short-lived process (the CLI) finishes the compile and writes
-    the cache before it exits, so the next one starts warm.
+    The thread (:func:`hintline._hscache.in_background`) is not a daemon: a short-lived process
+    (the CLI) finishes the compile and writes the cache before it exits.
     """
 
     def __init__(self, patterns: tuple[SecretPattern, ...]) -> None:
@@ -314,14 +309,12 @@ class _Prefilter:
                     )
                     return db
 
-                self._builder = threading.Thread(
-                    target=self._build, args=(material, build), name="hintline-scrub-hyperscan"
+                self._builder = in_background(
+                    functools.partial(self._build, material, build), "hintline-scrub-hyperscan"
                 )
-                self._builder.start()
             return self._db
 
     def _build(self, material: str, build: Callable[[], Any]) -> None:
-        lower_thread_priority()  # yield the CPU to the calls being answered
         try:
             self._db = cached_database(_hs, "scrub", material, build)
         except Exception:
