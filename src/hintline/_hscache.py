@@ -14,16 +14,18 @@ import json
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 __all__ = [
+    "BACKGROUND_DELAY",
     "CACHE_ENV",
     "cache_dir",
     "cached_database",
     "database_path",
+    "in_background",
     "load_database",
-    "lower_thread_priority",
     "machine",
     "read_entry",
     "write_entry",
@@ -43,13 +45,32 @@ def machine() -> str:
     return platform.machine()
 
 
-def lower_thread_priority() -> None:
-    """Lower the calling thread's CPU priority: a background compile then yields the CPU to the
-    threads answering calls (a cold start on two busy cores answers 10 ms sooner). Linux keeps a
-    nice value per thread; elsewhere this does nothing."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+BACKGROUND_DELAY = 0.05
+"""Seconds a background compile waits before it starts. Its first part is Python (translating
+patterns, hashing them) and holds the GIL for some 10 ms; the call that started it, answering
+with ``re`` meanwhile, would wait for the GIL in 5 ms slices. The compile itself takes hundreds
+of milliseconds, so starting it 50 ms later costs nothing noticeable."""
+
+
+def in_background(target: Callable[[], None], name: str) -> threading.Thread:
+    """Run ``target`` (a database compile) in a new thread, after :data:`BACKGROUND_DELAY`, at a
+    lower CPU priority (so that it yields the CPU to the threads answering calls; Linux keeps a
+    nice value per thread, elsewhere the priority is left alone).
+
+    The thread is not a daemon: a short-lived process (the CLI) finishes the compile and caches
+    it before it exits, so that the next process starts warm.
+    """
+
+    def run() -> None:
+        if sys.platform.startswith("linux"):
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        time.sleep(BACKGROUND_DELAY)
+        target()
+
+    thread = threading.Thread(target=run, name=name)
+    thread.start()
+    return thread
 
 
 def cache_dir() -> str | None:

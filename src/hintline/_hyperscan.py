@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hintline._engine import Match, passes_guard
-from hintline._hscache import CACHE_ENV, cache_dir, lower_thread_priority, read_entry, write_entry
+from hintline._hscache import CACHE_ENV, cache_dir, in_background, read_entry, write_entry
 from hintline._hscache import machine as _machine
 from hintline._patterns import (
     CASEFOLD_SPECIALS,
@@ -339,8 +339,7 @@ class AutoMatcher:
         if path is not None and os.path.exists(path):
             self._build()  # a warm cache loads in milliseconds
         else:
-            # not a daemon: a short-lived process (the CLI) finishes the compile and caches it
-            threading.Thread(target=self._build, args=(True,), name="hintline-hyperscan").start()
+            in_background(self._build, "hintline-hyperscan")  # finished before the process exits
 
     @property
     def fallback(self) -> ReMatcher:
@@ -351,9 +350,7 @@ class AutoMatcher:
             self._fallback = ReMatcher(self.rules, lazy=True)
         return self._fallback
 
-    def _build(self, background: bool = False) -> None:
-        if background:
-            lower_thread_priority()  # yield the CPU to the calls being answered
+    def _build(self) -> None:
         try:
             self.ready = HyperscanMatcher(self.rules)
         except Exception:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import time
-from pathlib import Path
 
 __all__ = ["register", "run"]
 
@@ -41,6 +39,9 @@ def _progress_printer() -> object:
 
 def run(args: argparse.Namespace) -> int:
     """Scan; print the top groups; write the reports."""
+    import signal  # here, like every heavy import: `hintline clean` loads this module too
+    from pathlib import Path
+
     from hintline.exceptions import HintlineError
     from hintline.logs import LogFormatError
     from hintline.scan import ScanInterrupted, scan, write_html, write_jsonl, write_parquet

@@ -6,9 +6,7 @@ import argparse
 import dataclasses
 import errno
 import os
-import socket
 import sys
-from pathlib import Path
 
 __all__ = ["register", "run"]
 
@@ -33,6 +31,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _port_free(host: str, port: int) -> str | None:
+    import socket  # here, like every heavy import: `hintline clean` loads this module too
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -47,6 +47,8 @@ def _port_free(host: str, port: int) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
+    from pathlib import Path
+
     try:
         import uvicorn
 
