@@ -48,17 +48,6 @@ class _ExceptionFill:
     omitted: int
 
 
-def _make_frame(raw: RawFrame, language: str, policy: InAppPolicy) -> Frame:
-    """The :class:`Frame` of a raw frame, ``in_app`` decided by ``policy``."""
-    file, line, function, module, column = raw
-    f = _FrameFill()
-    f.file, f.line, f.function, f.module, f.column = file, line, function, module, column
-    f.language = language
-    f.in_app = policy.decide(file, module, function)
-    f.__class__ = Frame  # type: ignore[assignment]
-    return f  # type: ignore[return-value]
-
-
 class _FrameTable(dict[RawFrame, Frame]):
     """The Frames made for one language under one in_app policy, by raw frame.
 
@@ -67,16 +56,26 @@ class _FrameTable(dict[RawFrame, Frame]):
     recursion) and across the traces of one service, and a Frame is an immutable value.
     """
 
-    __slots__ = ("language", "policy")
+    __slots__ = ("decisions", "language", "policy")
 
     def __init__(self, language: str, policy: InAppPolicy) -> None:
         super().__init__()
         self.language = language
         self.policy = policy
+        self.decisions = policy.decisions
 
     def __missing__(self, raw: RawFrame) -> Frame:
-        frame = self[raw] = _make_frame(raw, self.language, self.policy)
-        return frame
+        file, line, function, module, column = raw
+        in_app = self.decisions.get((file, module if module is not None else function))
+        if in_app is None:
+            in_app = self.policy.decide(file, module, function)
+        f = _FrameFill()
+        f.file, f.line, f.function, f.module, f.column = file, line, function, module, column
+        f.language = self.language
+        f.in_app = in_app
+        f.__class__ = Frame  # type: ignore[assignment]
+        self[raw] = f  # type: ignore[assignment]
+        return f  # type: ignore[return-value]
 
 
 _table_for = settings_memo(_FrameTable)  # shared between calls; emptied past MEMO_SIZE entries

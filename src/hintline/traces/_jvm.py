@@ -71,17 +71,24 @@ class _Facts(NamedTuple):
 
 @line_memo
 def _facts(line: str) -> _Facts:
-    """Everything the parser asks about a line that is not an ordinary frame."""
-    frame = _FRAME.match(line)
+    """Everything the parser asks about a line that is not an ordinary frame.
+
+    Each pattern is tried only when the line holds its literal part (``at ``, ``... ``,
+    ``Caused by: ``/``Suppressed: ``); a linked line never matches the header pattern (it
+    starts with two words), so that one is not tried on it.
+    """
+    frame = _FRAME.match(line) if "at " in line else None
     if frame is not None:  # a frame line: nothing else is asked about it
         return _Facts(jvm_frame(frame[1], frame[2]), None, None, False, None, None, False)
-    more = _MORE.match(line)
-    linked = _LINKED.match(line)
+    more = _MORE.match(line) if "... " in line else None
+    linked = _LINKED.match(line) if "Caused by: " in line or "Suppressed: " in line else None
     linked_header: tuple[str, str] | None = None
+    header = None
     if linked:
         head = _HEADER.match(line, linked.end())
         linked_header = None if head is None else (head[2], head[3] or "")
-    header = _HEADER.match(line.lstrip())
+    else:
+        header = _HEADER.match(line.lstrip())
     return _Facts(
         None,
         int(more[1]) if more else None,
