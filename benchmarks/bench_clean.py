@@ -7,6 +7,7 @@ says which rule won (or ``fallback``) so a reader can see the path that was time
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -95,11 +96,14 @@ def _until_exit_us(env: dict[str, str]) -> float:
 
 def _startup_rows() -> list[Case]:
     """``import hintline`` plus the first ``clean()`` in fresh interpreters, warm and cold."""
-    warm = tempfile.mkdtemp(prefix="hintline-bench-cache-")
-    bytecode = tempfile.mkdtemp(prefix="hintline-bench-pyc-")
+    warm, bytecode, copy = (
+        tempfile.mkdtemp(prefix=f"hintline-bench-{what}-") for what in ("cache", "pyc", "src")
+    )
+    for path in (warm, bytecode, copy):  # removed when the benchmark run ends
+        atexit.register(shutil.rmtree, path, ignore_errors=True)
     _fill_cache(warm, _child_env(warm, ROOT / "src", bytecode))
     # a copy of the tree without __pycache__: compiled from source on every run
-    source_only = Path(tempfile.mkdtemp(prefix="hintline-bench-src-")) / "src"
+    source_only = Path(copy) / "src"
     shutil.copytree(ROOT / "src", source_only, ignore=shutil.ignore_patterns("__pycache__"))
 
     def cold(measure: Callable[[dict[str, str]], float]) -> Callable[[], float]:

@@ -23,20 +23,36 @@ _EXCEPTION_TYPE = re.compile(
     """,
     re.VERBOSE,
 )
+# The common shape first, without backtracking: a dotted name whose last part ends with one of
+# the suffixes above is what the first branch of _EXCEPTION_TYPE accepts (separators are not
+# word characters, so the name splits one way only).
+_DOTTED = re.compile(r"[\w$]+(?:(?:\.|::|\\)[\w$]+)*")
+_SUFFIXES: tuple[str, ...] = ("Error", "Exception", "Exit", "Interrupt", "Warning", "Fault")
+_SUFFIXES += ("Failure", "Rejection", "Exceeded", "Panic")
 _PREFIXES = ("PHP Fatal error:", "Fatal error:", "Uncaught", "Unhandled exception:", "Unhandled")
 _MAX_TYPE = 160
 
 
+def _is_exception_type(line: str, end: int) -> bool:
+    """Whether ``line[:end]`` is an exception type as ``_EXCEPTION_TYPE`` reads one."""
+    if line.endswith(_SUFFIXES, 0, end) and _DOTTED.fullmatch(line, 0, end):
+        return True
+    return _EXCEPTION_TYPE.fullmatch(line, 0, end) is not None
+
+
 def _exception_line(line: str) -> str | None:
     """``line`` (stripped of prefixes) if it reads ``Type: message``."""
-    line = line.strip().lstrip("|").strip()
-    for prefix in _PREFIXES:
-        if line.startswith(prefix) and len(line) > len(prefix):
-            line = line[len(prefix) :].strip()
+    line = line.strip()
+    if line.startswith("|"):
+        line = line.lstrip("|").strip()
+    if line.startswith(_PREFIXES):
+        for prefix in _PREFIXES:
+            if line.startswith(prefix) and len(line) > len(prefix):
+                line = line[len(prefix) :].strip()
     colon = line.find(": ", 0, _MAX_TYPE)
     if colon <= 0 or not line[colon + 1 :].strip():
         return None
-    return line if _EXCEPTION_TYPE.fullmatch(line, 0, colon) else None
+    return line if _is_exception_type(line, colon) else None
 
 
 _FRAME = re.compile(

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from hintline import _engine
 from hintline._fallback import PLAIN, pick_line_with_strength
 from hintline._input import prepare
+from hintline._screen import LiteralScreen
 from hintline.categories import Category, Kind, Retry
 from hintline.rules._model import Rule
 from hintline.scrub import scrub
@@ -157,6 +158,7 @@ _CHAIN_MARKERS = (
     " ---> ",  # .NET inner exceptions, on the outer exception's line
     "[recovered]",  # Go: a panic re-raised while recovering names the first one before it
 )
+_CHAINED = LiteralScreen(_CHAIN_MARKERS)
 
 
 def _needs_trace_parser(text: str, picked: str | None, strength: int) -> bool:
@@ -170,7 +172,7 @@ def _needs_trace_parser(text: str, picked: str | None, strength: int) -> bool:
     """
     if picked is None or strength == PLAIN:
         return True
-    return any(marker in text for marker in _CHAIN_MARKERS)
+    return _CHAINED.search(text)
 
 
 def fallback(text: str, source: str | BaseException | None = None) -> Hint:

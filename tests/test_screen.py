@@ -1,0 +1,41 @@
+"""LiteralScreen: one Vectorscan pass answers exactly as ``any(literal in text)``."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hintline._screen import LiteralScreen
+from hintline.hint import _CHAIN_MARKERS
+
+pytest.importorskip("hyperscan")  # CI installs it; the `in` path is tested below either way
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["", *_CHAIN_MARKERS, "x", "é", "\n", "--->", "[cause]"]), max_size=6),
+    st.text(max_size=200),
+)
+def test_same_answer_as_in(parts: list[str], noise: str) -> None:
+    """Markers (whole, cut, in non-ASCII surroundings) are found exactly when present."""
+    text = noise.join(parts) + noise
+    screen = LiteralScreen(_CHAIN_MARKERS)
+    assert screen.search(text) is any(m in text for m in _CHAIN_MARKERS)
+    assert screen._database is not None  # the Vectorscan path answered
+
+
+def test_lone_surrogate_falls_back_to_in() -> None:
+    """Text that does not encode is answered by the plain checks."""
+    screen = LiteralScreen(("[recovered]",))
+    assert screen.search("\ud800 panic: x [recovered]") is True
+    assert screen.search("\ud800 panic: x") is False
+
+
+def test_engine_forced_to_re_uses_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """HINTLINE_ENGINE=re keeps Vectorscan out: the same answers from ``in``."""
+    monkeypatch.setenv("HINTLINE_ENGINE", "re")
+    screen = LiteralScreen(("--->",))
+    assert screen.search("a ---> b") is True
+    assert screen.search("a --> b") is False
+    assert screen._database is None
