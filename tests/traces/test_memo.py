@@ -105,3 +105,33 @@ def test_few_policies_are_kept() -> None:
         assert parse_trace(text, project_root=f"/srv/app{i}").frames
     assert policy_for.cache_info().currsize == SETTINGS_MEMO_SIZE  # type: ignore[attr-defined]
     assert _table_for.cache_info().currsize == SETTINGS_MEMO_SIZE  # type: ignore[attr-defined]
+
+
+def _raise_from_long_name() -> BaseException:
+    name = "f" * 1_000_000
+    namespace: dict[str, object] = {}
+    exec(f"def {name}():\n    raise ValueError('deep')\n", namespace)  # a real code object with a long name
+    try:
+        namespace[name]()  # type: ignore[operator]
+    except ValueError as exc:
+        return exc
+    raise AssertionError("not raised")
+
+
+def test_live_exception_with_an_overlong_name_stays_out_of_the_memos() -> None:
+    """A live exception whose code object has a 1 MB name parses, and no memo takes its frames."""
+    exc = _raise_from_long_name()
+    clear_memos()
+    trace = parse_trace(exc)
+    assert trace.frames[0].function == "f" * 1_000_000
+    assert _table_for.cache_info().currsize == 0  # type: ignore[attr-defined]
+    assert policy_for.cache_info().currsize == 0  # type: ignore[attr-defined]
+    assert parse_trace(_raise_short()).frames  # a normal one does use them
+    assert _table_for.cache_info().currsize == 1  # type: ignore[attr-defined]
+
+
+def _raise_short() -> BaseException:
+    try:
+        raise ValueError("short")
+    except ValueError as exc:
+        return exc
