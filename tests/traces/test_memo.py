@@ -10,7 +10,7 @@ import tracemalloc
 from hintline.traces import ExceptionInfo, Frame, parse_trace
 from hintline.traces._build import _ExceptionFill, _FrameFill, _table_for
 from hintline.traces._inapp import policy_for
-from hintline.traces._memo import MEMO_SIZE, SETTINGS_MEMO_SIZE, clear_memos
+from hintline.traces._memo import MEMO_SIZE, SETTINGS_MEMO_SIZE, clear_memos, memo_size
 from hintline.traces._php import _row_line
 from hintline.traces._python import _py_frame
 from tests.traces.golden import cases, parse_case
@@ -80,11 +80,11 @@ def test_memos_are_bounded() -> None:
     clear_memos()
     for i in range(MEMO_SIZE + 10):
         parse_trace(f"Traceback (most recent call last):\n  File \"/a/x{i}.py\", line 3, in f\nValueError: v\n")
-    assert _table_for.cache_info().currsize == 1  # type: ignore[attr-defined]
+    assert memo_size(_table_for) == 1
     table = _table_for("python", policy_for(None, (), (), ()))
     assert 0 < len(table) <= MEMO_SIZE
     assert len(policy_for(None, (), (), ()).decisions) <= MEMO_SIZE
-    assert _py_frame.cache_info().currsize == MEMO_SIZE  # type: ignore[attr-defined]
+    assert 0 < memo_size(_py_frame) <= MEMO_SIZE
 
 
 def test_php_row_split_matches_its_pattern() -> None:
@@ -103,8 +103,8 @@ def test_few_policies_are_kept() -> None:
     text = "Traceback (most recent call last):\n  File \"/srv/app/x.py\", line 3, in f\nValueError: v\n"
     for i in range(3 * SETTINGS_MEMO_SIZE):
         assert parse_trace(text, project_root=f"/srv/app{i}").frames
-    assert policy_for.cache_info().currsize == SETTINGS_MEMO_SIZE  # type: ignore[attr-defined]
-    assert _table_for.cache_info().currsize == SETTINGS_MEMO_SIZE  # type: ignore[attr-defined]
+    assert memo_size(policy_for) == SETTINGS_MEMO_SIZE
+    assert memo_size(_table_for) == SETTINGS_MEMO_SIZE
 
 
 def _raise_from_long_name() -> BaseException:
@@ -124,10 +124,10 @@ def test_live_exception_with_an_overlong_name_stays_out_of_the_memos() -> None:
     clear_memos()
     trace = parse_trace(exc)
     assert trace.frames[0].function == "f" * 1_000_000
-    assert _table_for.cache_info().currsize == 0  # type: ignore[attr-defined]
-    assert policy_for.cache_info().currsize == 0  # type: ignore[attr-defined]
+    assert memo_size(_table_for) == 0
+    assert memo_size(policy_for) == 0
     assert parse_trace(_raise_short()).frames  # a normal one does use them
-    assert _table_for.cache_info().currsize == 1  # type: ignore[attr-defined]
+    assert memo_size(_table_for) == 1
 
 
 def _raise_short() -> BaseException:

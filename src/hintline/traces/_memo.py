@@ -1,7 +1,7 @@
 """Bounded memos shared across calls: the frame lines of one service recur in trace after trace.
 
 A parser turns a frame line into its :data:`RawFrame` through a function wrapped by
-:func:`line_memo` (a C ``functools.lru_cache``), so a line seen before, in this trace (deep
+:func:`line_memo` (a dict that computes missing keys), so a line seen before, in this trace (deep
 recursion) or an earlier one (the same error logged again), costs one dictionary lookup. Only
 pure functions of their arguments are memoised, so results never depend on the cache; lines
 longer than :data:`MAX_LINE` never reach a memo. :func:`clear_memos` empties them all (the
@@ -20,7 +20,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["MEMO_SIZE", "SETTINGS_MEMO_SIZE", "clear_memos", "line_memo", "settings_memo"]
+__all__ = ["MEMO_SIZE", "SETTINGS_MEMO_SIZE", "clear_memos", "line_memo", "memo_size", "settings_memo"]
 
 MEMO_SIZE = 4096  # entries per memo; a key is one line of at most MAX_LINE characters
 # Per-settings objects (an in_app policy and its tables) hold up to MEMO_SIZE entries each,
@@ -28,26 +28,59 @@ MEMO_SIZE = 4096  # entries per memo; a key is one line of at most MAX_LINE char
 SETTINGS_MEMO_SIZE = 16
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 _MEMOS: list[Any] = []
 
 
-def _memo(fn: _F, size: int) -> _F:
-    cached = functools.lru_cache(maxsize=size)(fn)
+class _LineMemo(dict[_K, _V]):
+    """A one-argument memo: a dict whose missing keys are computed (and stored) on lookup.
+
+    Its bound ``__getitem__`` is the memoised function: a hit is one C dict lookup, cheaper
+    than ``lru_cache``'s; when it reaches ``MEMO_SIZE`` entries it starts over empty.
+    """
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, key: _K) -> _V:
+        value = self.fn(key)
+        if len(self) >= MEMO_SIZE:
+            self.clear()
+        self[key] = value
+        return value
+
+
+def line_memo(fn: Callable[[_K], _V]) -> Callable[[_K], _V]:
+    """Memoise the one-argument pure ``fn`` (a line, a symbol…) in a bounded memo."""
+    memo = _LineMemo(fn)
+    _MEMOS.append(memo)
+    return memo.__getitem__
+
+
+def settings_memo(fn: _F) -> _F:
+    """Memoise ``fn`` (pure, hashable arguments) for objects made per settings: a small LRU
+    (few settings, each object holding a memo of its own)."""
+    cached = functools.lru_cache(maxsize=SETTINGS_MEMO_SIZE)(fn)
     _MEMOS.append(cached)
     return cached  # type: ignore[return-value]
 
 
-def line_memo(fn: _F) -> _F:
-    """Memoise ``fn`` (pure, hashable arguments) in a bounded LRU cache cleared by :func:`clear_memos`."""
-    return _memo(fn, MEMO_SIZE)
-
-
-def settings_memo(fn: _F) -> _F:
-    """Like :func:`line_memo` for objects made per settings (few, each holding a memo of its own)."""
-    return _memo(fn, SETTINGS_MEMO_SIZE)
+def memo_size(memoised: Callable[..., Any]) -> int:
+    """How many entries the memo behind ``memoised`` holds (for tests)."""
+    owner = getattr(memoised, "__self__", None)
+    if isinstance(owner, _LineMemo):
+        return len(owner)
+    return int(memoised.cache_info().currsize)  # type: ignore[attr-defined]
 
 
 def clear_memos() -> None:
     """Empty every memo (for cold-start measurements and tests)."""
-    for cached in _MEMOS:
-        cached.cache_clear()
+    for memo in _MEMOS:
+        if isinstance(memo, _LineMemo):
+            memo.clear()
+        else:
+            memo.cache_clear()
