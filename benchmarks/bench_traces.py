@@ -7,10 +7,15 @@ parse_trace keeps bounded memos of frame lines, Frames and in_app decisions acro
 frames of one service recur from trace to trace), so a row that parses the same trace again
 and again measures the warm case. Each 5 KB row has a ``cold`` twin that empties the memos
 before every parse (a trace never seen before); that row includes ``clear_memos()`` itself,
-about 2 µs."""
+about 2 µs (15 µs after a parse filled them). A third twin, ``unseen lines``, cycles through 2000
+copies of the real trace whose line numbers are shifted by a different amount each: the same
+code throwing from lines the memos have not seen (a new release of the service), without
+emptying anything."""
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 
 from benchmarks._harness import Case
@@ -44,6 +49,20 @@ def _cold(name: str, text: str, target: float | None, root: str | None = None) -
     return Case("traces", f"{name} ({size / 1024:.1f} KiB), cold memos", run, target)
 
 
+_LINE_NUMBER = re.compile(r"(?:(?<=[:(])|(?<=line ))\d+")  # line and column numbers
+
+
+def _unseen(name: str, text: str, target: float | None, root: str | None = None) -> Case:
+    size = len(text.encode())
+    copies = [_LINE_NUMBER.sub(lambda m, k=k: str(int(m[0]) + 100_000 * k), text) for k in range(1, 2001)]
+    it = itertools.cycle(copies)
+
+    def run() -> object:
+        return parse_trace(next(it), project_root=root)
+
+    return Case("traces", f"{name} ({size / 1024:.1f} KiB), unseen lines (line numbers shifted per call)", run, target)
+
+
 # (row name, fixture, project root): real captured traces of about 5 KB, every language
 FIVE_KB = [
     ("python 5k requests chain", "python/requests_connection_refused.txt", "/tmp/hintline-traces/python"),
@@ -67,6 +86,7 @@ def cases() -> list[Case]:
     for name, rel, root in FIVE_KB:
         rows.append(_case(name, _read(rel), 100, root))
         rows.append(_cold(name, _read(rel), 100, root))
+        rows.append(_unseen(name, _read(rel), 100, root))
     rows += [
         _case("node 1k error with cause", _read("node/error_cause.txt"), 100, "/tmp/hintline-traces/node"),
         _case("php 1k Next chain", _read("php/uncaught_chain.txt"), 100, "/tmp/hintline-traces/php"),
