@@ -7,7 +7,7 @@ from itertools import chain
 from operator import itemgetter
 
 from hintline.traces._inapp import InAppPolicy, app_packages, policy_for
-from hintline.traces._memo import MEMO_SIZE, settings_memo
+from hintline.traces._memo import MEMO_SIZE, settings_memo, shared_dict
 from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._raw import MAX_FRAMES, RawFrame, RawTrace
 
@@ -65,20 +65,62 @@ class _FrameTable(dict[RawFrame, Frame]):
         self.decisions = policy.decisions
 
     def __missing__(self, raw: RawFrame) -> Frame:
-        file, line, function, module, column = raw
-        in_app = self.decisions.get((file, module if module is not None else function))
-        if in_app is None:
-            in_app = self.policy.decide(file, module, function)
-        f = _FrameFill()
-        f.file, f.line, f.function, f.module, f.column = file, line, function, module, column
-        f.language = self.language
-        f.in_app = in_app
-        f.__class__ = Frame  # type: ignore[assignment]
-        self[raw] = f  # type: ignore[assignment]
-        return f  # type: ignore[return-value]
+        got: list[Frame | None] = [None]
+        _fill(self, [raw], got)
+        return got[0]  # type: ignore[return-value]
+
+
+def _fill(table: _FrameTable, raw_frames: list[RawFrame], got: list[Frame | None]) -> None:
+    """Build the Frames ``table`` does not hold yet (``None`` in ``got``), in one tight loop.
+
+    No Python call per frame: the in_app decision comes from the policy's decisions (by file
+    and module), asked of the policy once per new pair; the Frame is made as a slot twin.
+    """
+    get = table.get
+    language = table.language
+    policy = table.policy
+    learn = policy.learn
+    decided = table.decisions.get
+    for k, frame in enumerate(got):
+        if frame is not None:
+            continue
+        raw = raw_frames[k]
+        frame = get(raw)  # built a moment ago: a frame repeated within this trace
+        if frame is None:
+            file, line, function, module, column = raw
+            name = module if module is not None else function
+            in_app = decided((file, name))
+            if in_app is None:
+                in_app = learn(file, name)
+            f = _FrameFill()
+            f.file, f.line, f.function, f.module, f.column = file, line, function, module, column
+            f.language = language
+            f.in_app = in_app
+            f.__class__ = Frame  # type: ignore[assignment]
+            built: Frame = f  # type: ignore[assignment]
+            table[raw] = frame = built
+        got[k] = frame
 
 
 _table_for = settings_memo(_FrameTable)  # shared between calls; emptied past MEMO_SIZE entries
+
+# The application's packages by the distinct modules of a trace, outermost first: the same code
+# throwing again (from other lines, as after a release) has the same modules.
+_PACKAGES: dict[tuple[str | None, ...], tuple[str, ...]] = shared_dict()
+_PACKAGES_SIZE = 256  # entries (each a tuple of at most _PACKAGES_KEY module names)
+_PACKAGES_KEY = 256
+
+
+def _packages(modules: tuple[str | None, ...], memo: bool) -> tuple[str, ...]:
+    if not memo or len(modules) > _PACKAGES_KEY:
+        return app_packages(modules)
+    packages = _PACKAGES.get(modules)
+    if packages is None:
+        packages = app_packages(modules)
+        if len(_PACKAGES) >= _PACKAGES_SIZE:
+            _PACKAGES.clear()
+        _PACKAGES[modules] = packages
+    return packages
 
 
 def build_trace(
@@ -101,20 +143,23 @@ def build_trace(
     packages: tuple[str, ...] = ()
     if language in _PACKAGE_LANGUAGES and not include:
         modules = list(map(itemgetter(3), chain.from_iterable(reversed(exc.frames) for exc in excs)))
-        packages = app_packages(modules, memo=memo)
+        packages = _packages(tuple(dict.fromkeys(modules)), memo)
     policy = (policy_for if memo else InAppPolicy)(project_root, tuple(include), tuple(exclude), packages)
     index = {id(e): i for i, e in enumerate(raw.exceptions)}
     keep = {index[id(e)]: i for i, e in enumerate(excs)}
     out: list[ExceptionInfo] = []
     table = _table_for(language, policy) if memo else _FrameTable(language, policy)
-    get = table.__getitem__
+    get = table.get
     for exc in excs:
         raw_frames = exc.frames
         omitted = exc.omitted
         if len(raw_frames) > MAX_FRAMES:
             omitted += len(raw_frames) - MAX_FRAMES
             raw_frames = raw_frames[:MAX_FRAMES]
-        frames = tuple(map(get, raw_frames))
+        got = list(map(get, raw_frames))  # at C speed: the frames seen before
+        if not all(got):  # (a Frame is always true)
+            _fill(table, raw_frames, got)
+        frames: tuple[Frame, ...] = tuple(got)  # type: ignore[arg-type]
         parent = keep.get(exc.parent) if exc.parent is not None else None
         e = _ExceptionFill()
         e.type = exc.type or "Error"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from hintline.traces._memo import line_memo
+from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import MAX_LINE
 
 __all__ = ["LANGUAGES", "detect_language", "is_dotnet_frame", "may_hold_trace", "normalize_language"]
@@ -68,7 +68,7 @@ def may_hold_trace(text: str) -> bool:
 _DECISIVE = 12
 
 
-def _vote_plain(line: str) -> tuple[str | None, int]:
+def _vote(line: str) -> tuple[str | None, int]:
     """The language one line (at most MAX_LINE long) votes for, and how strongly."""
     s = line.lstrip()
     if not s:
@@ -119,16 +119,26 @@ def _vote_plain(line: str) -> tuple[str | None, int]:
     return None, 0
 
 
-_vote = line_memo(_vote_plain)
+# The votes of frame lines (``at …`` lines that matched a frame pattern) seen before: the only
+# lines kept; message lines, which may hold secrets, are voted on afresh each time.
+_FRAME_VOTES: dict[str, tuple[str | None, int]] = shared_dict()
 
 
 def detect_language(lines: list[str]) -> str | None:
     """The language whose signatures score highest in ``lines`` (``None`` if none match)."""
     score = dict.fromkeys(LANGUAGES, 0)
+    votes = _FRAME_VOTES
     for line in lines:
         if len(line) > MAX_LINE or not line:
             continue
-        lang, add = _vote(line)
+        vote = votes.get(line)
+        if vote is None:
+            vote = _vote(line)
+            if vote[0] is not None and "at " in line and line.lstrip().startswith("at "):
+                if len(votes) >= MEMO_SIZE:
+                    votes.clear()
+                votes[line] = vote
+        lang, add = vote
         if lang is not None:
             score[lang] += add
             if score[lang] >= _DECISIVE:

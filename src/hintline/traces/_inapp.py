@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import partial
-from itertools import compress
-from operator import is_not, methodcaller
 
-from hintline.traces._memo import MEMO_SIZE, line_memo, settings_memo
+from hintline.traces._memo import MEMO_SIZE, settings_memo
 from hintline.traces._raw import MAX_LINE
 
 __all__ = ["InAppPolicy", "app_packages", "is_third_party_module", "is_third_party_path", "policy_for"]
@@ -125,25 +122,31 @@ class InAppPolicy:
 
     def decide(self, file: str | None, module: str | None, function: str | None = None) -> bool:
         """Whether a frame with this file, module and function is the project's own code."""
-        key = (file, module if module is not None else function)
+        name = module if module is not None else function
+        hit = self.decisions.get((file, name))
+        return self.learn(file, name) if hit is None else hit
+
+    def learn(self, file: str | None, name: str | None) -> bool:
+        """Decide a ``(file, module or function)`` pair not decided yet, and remember it."""
+        hit = self._decide(file, name)
         decisions = self.decisions
-        hit = decisions.get(key)
-        if hit is None:
-            hit = self._decide(file, module, function)
-            if len(decisions) >= MEMO_SIZE:
-                decisions.clear()
-            if len(file or "") + len(key[1] or "") <= MAX_LINE:
-                decisions[key] = hit
+        if len(decisions) >= MEMO_SIZE:
+            decisions.clear()
+        if len(file or "") + len(name or "") <= MAX_LINE:
+            decisions[(file, name)] = hit
         return hit
 
-    def _decide(self, file: str | None, module: str | None, function: str | None) -> bool:
-        name = module if module is not None else function
+    def _decide(self, file: str | None, name: str | None) -> bool:
         if self.include and _matches(self.include, file, name):
             return True
         if self.exclude and _matches(self.exclude, file, name):
             return False
-        if file and is_third_party_path(file):
-            return False
+        if file:
+            if "/" not in file and "\\" not in file:  # a bare file name (JVM, .NET): inlined
+                if file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES):
+                    return False
+            elif is_third_party_path(file):
+                return False
         if name and name.startswith(_MODULE_BY_HEAD.get(name[:2], ())):
             return False
         if file and self.root:
@@ -157,7 +160,9 @@ class InAppPolicy:
                     return False  # outside the project (glibc's ./csu/../csu/libc-start.c)
                 return not path.removeprefix("./").startswith(("var/", "vendor/"))
         if self.packages and name:
-            return _in_packages(self.packages, name)
+            for pkg in self.packages:
+                if name.startswith(pkg) and (len(name) == len(pkg) or name[len(pkg)] in ".$:"):
+                    return True
         return False
 
 
@@ -180,52 +185,42 @@ def _matches(items: tuple[str, ...], file: str | None, name: str | None) -> bool
     return False
 
 
-def _in_packages(packages: tuple[str, ...], name: str) -> bool:
-    for pkg in packages:
-        if name.startswith(pkg) and (len(name) == len(pkg) or name[len(pkg)] in ".$:"):
-            return True
-    return False
-
-
 def _is_relative(path: str) -> bool:
     return bool(path) and path[0] not in "/<[" and not (len(path) > 1 and path[1] == ":") and ":/" not in path
 
 
-def _app_parts_plain(module: str) -> tuple[str, ...] | None:
+def _app_parts(module: str) -> tuple[str, ...] | None:
     """``None`` for a runtime or framework module, else its package segments (lower-case or
     ``_`` first letter; the class name dropped)."""
     if module.startswith(_MODULE_BY_HEAD.get(module[:2], ())):
         return None
-    return tuple(p for p in module.split(".")[:-1] if p[:1].islower() or p[:1] == "_")
+    return tuple([p for p in module.split(".")[:-1] if p[:1].islower() or p[:1] == "_"])
 
 
-_app_parts = line_memo(_app_parts_plain)
-_not_none = partial(is_not, None)
-
-
-def app_packages(modules: Sequence[str | None], *, memo: bool = True) -> tuple[str, ...]:
+def app_packages(modules: Sequence[str | None]) -> tuple[str, ...]:
     """The application's package prefix, found from the *outermost* frames' modules.
 
     ``modules`` are given outermost first (the entry point first). The first one that is not a
     runtime, test-runner or framework package gives the package; every later such module's
     package sharing its first two segments narrows it to their common prefix
-    (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``). ``memo=False`` keeps
-    overlong module names out of the shared memo.
+    (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``). Only those modules are
+    split, so a trace of new modules costs a prefix test for most of them (no memo needed).
     """
     unique = list(filter(None, dict.fromkeys(modules)))
-    pkgs = list(map(_app_parts if memo else _app_parts_plain, unique))
-    found = next(filter(_not_none, pkgs), None)  # the first module of the application
-    if found is None:
+    heads = _MODULE_BY_HEAD
+    i = 0
+    for i, module in enumerate(unique):  # noqa: B007 - ``i`` is used after the loop
+        if not module.startswith(heads.get(module[:2], ())):
+            break
+    else:
         return ()
-    i = pkgs.index(found)  # every one before it is None
-    best = found
+    best = _app_parts(unique[i])
     if not best:
         return (unique[i].split(".", 1)[0].split("$")[0],)
     if len(best) >= 2:
         stem = f"{best[0]}.{best[1]}."
         # the narrowing keeps the common prefix, so each distinct package counts once
-        later = map(methodcaller("startswith", stem), unique[i + 1 :])
-        for pkg in set(compress(pkgs[i + 1 :], later)):
+        for pkg in {_app_parts(m) for m in unique[i + 1 :] if m.startswith(stem)}:
             if pkg is None or len(pkg) < 2:
                 continue
             n = 2

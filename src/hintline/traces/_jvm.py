@@ -8,9 +8,8 @@ kept as printed. Logback's ``... N common frames omitted`` is read like ``... N 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
-from hintline.traces._memo import line_memo
+from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["jvm_frame", "parse_jvm"]
@@ -54,54 +53,72 @@ def _fast_frame(line: str) -> RawFrame | None:
     return (file, int(num), function, module or None, None)
 
 
-_fast_frame_memo = line_memo(_fast_frame)
+# Ordinary frame lines seen before (this trace or an earlier one) and their frames. Only frame
+# lines enter it: message lines may hold secrets, and a process-wide memo must not keep them.
+_FRAME_LINES: dict[str, RawFrame] = shared_dict()
+_AT_LINES: dict[str, RawFrame] = shared_dict()  # the same for the wider ``at sym(loc)`` pattern
 
 
-class _Facts(NamedTuple):
-    """What one line of a JVM trace is, read once (memoised) with every pattern it could match."""
+def _frame_run(lines: list[str], i: int, frames: list[RawFrame], trace: RawTrace) -> int:
+    """Read the run of ordinary frame lines from ``lines[i]`` on into ``frames``, in a tight
+    loop without a Python call per line; return the index of the first line it leaves.
 
-    frame: RawFrame | None  # any ``at sym(loc)`` frame (native, unknown source, module paths)
-    more: int | None  # ``... N more`` / ``... N common frames omitted``
-    linked: int | None  # the depth of a ``Caused by:`` / ``Suppressed:`` line, else None
-    suppressed: bool
-    linked_header: tuple[str, str] | None  # its (type, message); None when it has none
-    header: tuple[str | None, str, str] | None  # a header line: (thread, type, message)
-    blank: bool
-
-
-@line_memo
-def _facts(line: str) -> _Facts:
-    """Everything the parser asks about a line that is not an ordinary frame.
-
-    Each pattern is tried only when the line holds its literal part (``at ``, ``... ``,
-    ``Caused by: ``/``Suppressed: ``); a linked line never matches the header pattern (it
-    starts with two words), so that one is not tried on it.
+    A line seen before costs one dict lookup; a new one one regex match. A line longer than
+    MAX_LINE is read without the memo (the JVM prints no such line: it is a frame's junk tail).
     """
-    frame = _FRAME.match(line) if "at " in line else None
-    if frame is not None:  # a frame line: nothing else is asked about it
-        return _Facts(jvm_frame(frame[1], frame[2]), None, None, False, None, None, False)
-    more = _MORE.match(line) if "... " in line else None
-    linked = _LINKED.match(line) if "Caused by: " in line or "Suppressed: " in line else None
-    linked_header: tuple[str, str] | None = None
-    header = None
-    if linked:
-        head = _HEADER.match(line, linked.end())
-        linked_header = None if head is None else (head[2], head[3] or "")
-    else:
-        header = _HEADER.match(line.lstrip())
-    return _Facts(
-        None,
-        int(more[1]) if more else None,
-        _depth(linked[1]) if linked else None,
-        linked is not None and linked[2] == "Suppressed",
-        linked_header,
-        None if header is None else (header[1], header[2], header[3] or ""),
-        not line.strip(),
-    )
+    seen = _FRAME_LINES
+    get = seen.get
+    match = _FAST.match
+    append = frames.append
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        frame = get(line)
+        if frame is None:
+            if len(line) > MAX_LINE:
+                frame = _fast_frame(line)
+                if frame is None:
+                    break
+                trace.long_lines = True
+                append(frame)
+                i += 1
+                continue
+            m = match(line)
+            if m is None:
+                break
+            module, function, file, num = m.groups()
+            if "/" in module:
+                module = module[module.rfind("/") + 1 :]
+            frame = (file, int(num), function, module or None, None)
+            if len(seen) >= MEMO_SIZE:
+                seen.clear()
+            seen[line] = frame
+        append(frame)
+        i += 1
+    return i
+
+
+def _at_frame(line: str) -> RawFrame | None:
+    """The frame of any ``at sym(loc)`` line (native, unknown source, module paths), else None."""
+    frame = _AT_LINES.get(line)
+    if frame is None:
+        at = _FRAME.match(line)
+        if at is None:
+            return None
+        frame = jvm_frame(at[1], at[2])
+        if len(_AT_LINES) >= MEMO_SIZE:
+            _AT_LINES.clear()
+        _AT_LINES[line] = frame
+    return frame
 
 
 def parse_jvm(lines: list[str]) -> RawTrace:
-    """Parse the first JVM trace found in ``lines`` (its whole chain)."""
+    """Parse the first JVM trace found in ``lines`` (its whole chain).
+
+    Runs of ordinary frames are read by :func:`_frame_run`; every other line is asked only
+    the questions its state needs, each pattern tried only when the line holds its literal
+    part (``at ``, ``... ``, ``Caused by: ``/``Suppressed: ``).
+    """
     trace = RawTrace("java")
     out = trace.exceptions
     at_depth: dict[int, int] = {}
@@ -110,35 +127,18 @@ def parse_jvm(lines: list[str]) -> RawTrace:
     candidate: RawException | None = None
     done = False
     awaiting = False  # after ``Caused by:``: message lines until the frames
-    fast_frame = _fast_frame_memo
     n = len(lines)
     i = 0
     while i < n:
+        if in_frames and cur is not None and len(lines[i]) <= MAX_LINE:
+            i = _frame_run(lines, i, cur.frames, trace)  # the line it stops at is no such frame
+            if i >= n:
+                break
         line = lines[i]
         i += 1
         if len(line) > MAX_LINE:
             continue
-        if in_frames and cur is not None:
-            fast = fast_frame(line)
-            if fast is not None:
-                # a run of ordinary frames: consume it in a tight loop
-                append = cur.frames.append
-                while True:
-                    append(fast)
-                    if i >= n:
-                        break
-                    line = lines[i]
-                    if len(line) <= MAX_LINE:
-                        fast = fast_frame(line)
-                    else:  # read (as the JVM prints no such line, it is a frame's junk tail)
-                        fast = _fast_frame(line)
-                        trace.long_lines = trace.long_lines or fast is not None
-                    if fast is None:
-                        break
-                    i += 1
-                continue
-        facts = _facts(line)
-        frame = facts.frame
+        frame = _at_frame(line) if "at " in line else None
         if frame is not None:
             if awaiting:
                 awaiting, in_frames = False, True
@@ -157,40 +157,45 @@ def parse_jvm(lines: list[str]) -> RawTrace:
                 in_frames = True
             cur.frames.append(frame)
             continue
-        if facts.more is not None and cur is not None and (in_frames or awaiting):
-            _resolve_more(out, cur, facts.more)
-            continue
-        depth = facts.linked
-        if depth is not None and cur is not None and len(out) < MAX_EXCEPTIONS:
-            if facts.linked_header is None:
+        if cur is not None and (in_frames or awaiting) and "... " in line:
+            more = _MORE.match(line)
+            if more is not None:
+                _resolve_more(out, cur, int(more[1]))
                 continue
-            exc = RawException(*facts.linked_header)
-            if facts.suppressed:
+        linked = _LINKED.match(line) if "Caused by: " in line or "Suppressed: " in line else None
+        if linked is not None and cur is not None and len(out) < MAX_EXCEPTIONS:
+            head = _HEADER.match(line, linked.end())
+            if head is None:
+                continue
+            exc = RawException(head[2], head[3] or "")
+            depth = _depth(linked[1])
+            if linked[2] == "Suppressed":
                 exc.relation = "suppressed"
                 exc.parent = at_depth.get(depth - 1, at_depth.get(0))
             else:
                 exc.relation = "cause"
                 exc.parent = at_depth.get(depth, len(out) - 1)
             out.append(exc)
-            at_depth = {d: i for d, i in at_depth.items() if d < depth}
+            at_depth = {d: k for d, k in at_depth.items() if d < depth}
             at_depth[depth] = len(out) - 1
             cur = exc
             in_frames, awaiting = False, True
             continue
+        blank = not line.strip()
         if awaiting:
-            if not facts.blank and cur is not None:
+            if not blank and cur is not None:
                 cur.append_message(line)
             continue
         if in_frames:
             in_frames = False
             done = cur is not None and bool(cur.frames or len(out) > 1)
-        if facts.blank:
+        if blank:
             if candidate is not None and not candidate.type:
                 candidate = None
             continue
-        header = facts.header
+        header = _HEADER.match(line.lstrip()) if linked is None else None
         if header:
-            thread, type_, message = header
+            thread, type_, message = header[1], header[2], header[3] or ""
             if thread is not None and done:
                 break
             candidate = RawException(type_, message)

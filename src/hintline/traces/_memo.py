@@ -20,7 +20,15 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["MEMO_SIZE", "SETTINGS_MEMO_SIZE", "clear_memos", "line_memo", "memo_size", "settings_memo"]
+__all__ = [
+    "MEMO_SIZE",
+    "SETTINGS_MEMO_SIZE",
+    "clear_memos",
+    "line_memo",
+    "memo_size",
+    "settings_memo",
+    "shared_dict",
+]
 
 MEMO_SIZE = 4096  # entries per memo; a key is one line of at most MAX_LINE characters
 # Per-settings objects (an in_app policy and its tables) hold up to MEMO_SIZE entries each,
@@ -61,6 +69,15 @@ def line_memo(fn: Callable[[_K], _V]) -> Callable[[_K], _V]:
     return memo.__getitem__
 
 
+def shared_dict() -> dict[Any, Any]:
+    """A plain dict registered as a memo, for a tight loop that looks lines up itself
+    (``get``, and on a miss computes inline and stores): no Python call per new line. The
+    caller keeps it under ``MEMO_SIZE`` entries (clearing it when full)."""
+    memo: dict[Any, Any] = {}
+    _MEMOS.append(memo)
+    return memo
+
+
 def settings_memo(fn: _F) -> _F:
     """Memoise ``fn`` (pure, hashable arguments) for objects made per settings: a small LRU
     (few settings, each object holding a memo of its own)."""
@@ -69,8 +86,10 @@ def settings_memo(fn: _F) -> _F:
     return cached  # type: ignore[return-value]
 
 
-def memo_size(memoised: Callable[..., Any]) -> int:
+def memo_size(memoised: Callable[..., Any] | dict[Any, Any]) -> int:
     """How many entries the memo behind ``memoised`` holds (for tests)."""
+    if isinstance(memoised, dict):
+        return len(memoised)
     owner = getattr(memoised, "__self__", None)
     if isinstance(owner, _LineMemo):
         return len(owner)
@@ -80,7 +99,7 @@ def memo_size(memoised: Callable[..., Any]) -> int:
 def clear_memos() -> None:
     """Empty every memo (for cold-start measurements and tests)."""
     for memo in _MEMOS:
-        if isinstance(memo, _LineMemo):
+        if isinstance(memo, dict):
             memo.clear()
         else:
             memo.cache_clear()
