@@ -219,8 +219,10 @@ def app_packages(modules: Sequence[str | None]) -> tuple[str, ...]:
         return (unique[i].split(".", 1)[0].split("$")[0],)
     if len(best) >= 2:
         stem = f"{best[0]}.{best[1]}."
+        inside = ".".join(best) + "."  # a module inside the package cannot narrow it
         # the narrowing keeps the common prefix, so each distinct package counts once
-        for pkg in {_app_parts(m) for m in unique[i + 1 :] if m.startswith(stem)}:
+        later = {_app_parts(m) for m in unique[i + 1 :] if m.startswith(stem) and not m.startswith(inside)}
+        for pkg in later:
             if pkg is None or len(pkg) < 2:
                 continue
             n = 2

@@ -15,8 +15,10 @@ from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFram
 __all__ = ["jvm_frame", "parse_jvm"]
 
 _FRAME = re.compile(r"\s*at ([^\s(]+)\(([^()\n]*)\)")
-# The common shape in one cheap match: ``at sym(File.java:12)``.
-_FAST = re.compile(r"[ \t]*at ([^ (]*)\.([^ (.]+)\(([^:)]+):(\d+)\)")
+# The common shape in one cheap match: ``at pkg.Cls.m(File.java:12)``, which is
+# ``[ \t]*at ([^ (]*)\.([^ (.]+)\(([^:)]+):(\d+)\)``: the symbol is matched whole (without
+# backtracking) and split at its last dot by the caller.
+_FAST = re.compile(r"[ \t]*+at ([^ (]*+)\(([^:)]++):(\d++)\)")
 _MORE = re.compile(r"\s*\.\.\. (\d+) (?:more|common frames omitted)")
 _HEADER = re.compile(
     r"(?:Exception in thread \"([^\"\n]*)\" )?"
@@ -47,7 +49,10 @@ def _fast_frame(line: str) -> RawFrame | None:
     fast = _FAST.match(line)
     if fast is None:
         return None
-    module, function, file, num = fast.groups()
+    sym, file, num = fast.groups()
+    module, dot, function = sym.rpartition(".")
+    if not function or not dot:
+        return None
     if "/" in module:
         module = module[module.rfind("/") + 1 :]
     return (file, int(num), function, module or None, None)
@@ -86,7 +91,10 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame], trace: RawTrace
             m = match(line)
             if m is None:
                 break
-            module, function, file, num = m.groups()
+            sym, file, num = m.groups()
+            module, dot, function = sym.rpartition(".")
+            if not function or not dot:
+                break  # no ``module.function``: not this shape
             if "/" in module:
                 module = module[module.rfind("/") + 1 :]
             frame = (file, int(num), function, module or None, None)
