@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from hintline.traces._memo import line_memo
+from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import (
     MAX_EXCEPTIONS,
     MAX_LINE,
@@ -53,7 +53,6 @@ def parse_python(lines: list[str]) -> RawTrace:
     count = 0
     boxed = False
     source_indent = 0
-    py_frame = _py_frame
     n = len(lines)
     i = 0
     while i < n:
@@ -109,7 +108,7 @@ def parse_python(lines: list[str]) -> RawTrace:
             pending_rel = None
             state = _FRAMES
             continue
-        frame = py_frame(line) if 'File "' in line else None
+        frame = _frame_of(line) if 'File "' in line else None
         if frame is not None:
             if cur is None or state != _FRAMES:
                 if top and not boxed and pending_rel is None:
@@ -178,27 +177,37 @@ def _py_frame_plain(line: str) -> RawFrame | None:
     return None if frame is None else (frame[1], int(frame[2]), frame[3], None, None)
 
 
-_py_frame = line_memo(_py_frame_plain)
+# Frame lines seen before (this trace or an earlier one) and their frames. Only frame lines
+# that a run of frames may take as they are enter it (no ``Traceback``, not indented like a
+# source line): echoed source lines and messages, which may hold secrets, are never kept.
+_FRAME_LINES: dict[str, RawFrame] = shared_dict()
+_py_frame = _FRAME_LINES  # (the tests' name for it)
 
 
-@line_memo
-def _run_frame(line: str) -> RawFrame | None:
-    """Inside a run of frames: the frame of a frame line; ``None`` for anything else (and any
-    line naming a ``Traceback``), which ends the run."""
-    if "Traceback" in line or 'File "' not in line:
-        return None
-    return _py_frame_plain(line)
+def _frame_of(line: str) -> RawFrame | None:
+    """The frame of a line holding ``File "`` (at most MAX_LINE long), else ``None``."""
+    frame = _FRAME_LINES.get(line)
+    if frame is None:
+        frame = _py_frame_plain(line)
+        if frame is not None and "Traceback" not in line and not line.startswith("    "):
+            if len(_FRAME_LINES) >= MEMO_SIZE:
+                _FRAME_LINES.clear()
+            _FRAME_LINES[line] = frame
+    return frame
 
 
 def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) -> tuple[int, int]:
-    """Consume the frame and source lines after a frame (outside boxes) in a tight loop.
+    """Consume the frame and source lines after a frame (outside boxes) in a tight loop,
+    without a Python call per line (a line seen before is one dict lookup).
 
     Returns the index of the first line it leaves to the main loop and the source indent.
     Lines of other kinds, and any line naming a ``Traceback``, go back to the main loop.
     """
     frames = exc.frames
     append = frames.append
-    run_frame = _run_frame
+    seen = _FRAME_LINES
+    get = seen.get
+    match = _FRAME.match
     n = len(lines)
     while i < n:
         line = lines[i]
@@ -212,9 +221,17 @@ def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) 
                 source_indent = _syntax_caret(exc, line, line.strip(), source_indent)
             i += 1
             continue
-        frame = run_frame(line)
+        frame = get(line)
         if frame is None:
-            break
+            if "Traceback" in line or 'File "' not in line:
+                break
+            m = match(line)
+            if m is None:
+                break
+            frame = (m[1], int(m[2]), m[3], None, None)
+            if len(seen) >= MEMO_SIZE:
+                seen.clear()
+            seen[line] = frame
         append(frame)
         i += 1
     return i, source_indent
