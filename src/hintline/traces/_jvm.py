@@ -16,9 +16,11 @@ __all__ = ["jvm_frame", "parse_jvm"]
 
 _FRAME = re.compile(r"\s*at ([^\s(]+)\(([^()\n]*)\)")
 # The common shape in one cheap match: ``at pkg.Cls.m(File.java:12)``, which is
-# ``[ \t]*at ([^ (]*)\.([^ (.]+)\(([^:)]+):(\d+)\)``: the symbol is matched whole (without
-# backtracking) and split at its last dot by the caller.
-_FAST = re.compile(r"[ \t]*+at ([^ (]*+)\(([^:)]++):(\d++)\)")
+# ``[ \t]*at ([^ (]*)\.([^ (.]+)\(([^:)]+):(\d+)\)``. Classes that exclude one character run
+# about twice as fast in ``re``, so the symbol (up to the first ``(``) and the file (up to the
+# first ``:``) are matched whole and :func:`_split_fast` rejects a space in the one and a ``)``
+# in the other, and splits the symbol at its last dot.
+_FAST = re.compile(r"[ \t]*+at ([^(]*+)\(([^:]++):(\d++)\)")
 _MORE = re.compile(r"\s*\.\.\. (\d+) (?:more|common frames omitted)")
 _HEADER = re.compile(
     r"(?:Exception in thread \"([^\"\n]*)\" )?"
@@ -47,11 +49,13 @@ def jvm_frame(sym: str, loc: str) -> RawFrame:
 def _fast_frame(line: str) -> RawFrame | None:
     """The frame of an ordinary ``at pkg.Cls.m(File.java:12)`` line, else ``None``."""
     fast = _FAST.match(line)
-    if fast is None:
-        return None
-    sym, file, num = fast.groups()
+    return None if fast is None else _split_fast(*fast.groups())
+
+
+def _split_fast(sym: str, file: str, num: str) -> RawFrame | None:
+    """The frame of a :data:`_FAST` match, or ``None`` when it is not that shape after all."""
     module, dot, function = sym.rpartition(".")
-    if not function or not dot:
+    if not function or not dot or " " in sym or ")" in file:
         return None
     if "/" in module:
         module = module[module.rfind("/") + 1 :]
@@ -93,8 +97,8 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame], trace: RawTrace
                 break
             sym, file, num = m.groups()
             module, dot, function = sym.rpartition(".")
-            if not function or not dot:
-                break  # no ``module.function``: not this shape
+            if not function or not dot or " " in sym or ")" in file:
+                break  # not this shape after all (see _FAST)
             if "/" in module:
                 module = module[module.rfind("/") + 1 :]
             frame = (file, int(num), function, module or None, None)

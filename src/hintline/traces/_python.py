@@ -22,7 +22,9 @@ from hintline.traces._raw import (
 __all__ = ["parse_python"]
 
 _HEADER = re.compile(r"\s*(?:\+ )?(Exception Group )?Traceback \(most recent call last\):")
-_FRAME = re.compile(r'\s*File "([^"\n]*)", line (\d+)(?:, in (.+))?$')
+# (``[^"]`` rather than ``[^"\n]``: lines hold no newline, and a class excluding one character
+# runs about twice as fast in ``re``)
+_FRAME = re.compile(r'\s*File "([^"]*)", line (\d+)(?:, in (.+))?$')
 _EXC = re.compile(r"([A-Za-z_][\w.]*)(?:: ?(.*))?$")
 _CAUSE = "The above exception was the direct cause of the following exception:"
 _CONTEXT = "During handling of the above exception, another exception occurred:"
