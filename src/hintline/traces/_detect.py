@@ -120,7 +120,8 @@ def _vote(line: str) -> tuple[str | None, int]:
 
 
 # The votes of frame lines (``at …`` lines that matched a frame pattern) seen before: the only
-# lines kept; message lines, which may hold secrets, are voted on afresh each time.
+# lines kept between calls; other lines, messages among them (they may hold secrets), are
+# remembered only within a call (a log of one repeated line costs one vote).
 _FRAME_VOTES: dict[str, tuple[str | None, int]] = shared_dict()
 
 
@@ -128,12 +129,13 @@ def detect_language(lines: list[str]) -> str | None:
     """The language whose signatures score highest in ``lines`` (``None`` if none match)."""
     score = dict.fromkeys(LANGUAGES, 0)
     votes = _FRAME_VOTES
+    here: dict[str, tuple[str | None, int]] = {}
     for line in lines:
         if len(line) > MAX_LINE or not line:
             continue
-        vote = votes.get(line)
+        vote = votes.get(line) or here.get(line)
         if vote is None:
-            vote = _vote(line)
+            vote = here[line] = _vote(line)
             if vote[0] is not None and "at " in line and line.lstrip().startswith("at "):
                 if len(votes) >= MEMO_SIZE:
                     votes.clear()
