@@ -51,9 +51,10 @@ class _ExceptionFill:
 class _FrameTable(dict[RawFrame, Frame]):
     """The Frames made for one language under one in_app policy, by raw frame.
 
-    A missing raw frame is built on lookup, so ``map(table.__getitem__, raw_frames)`` runs at C
-    speed for every frame seen before: frames repeat within a trace ("... N more", causes,
-    recursion) and across the traces of one service, and a Frame is an immutable value.
+    ``map(table.get, raw_frames)`` runs at C speed for every frame seen before: frames repeat
+    within a trace ("... N more", causes, recursion) and across the traces of one service, and
+    a Frame is an immutable value. :func:`_fill` builds the missing ones in one loop (a lookup
+    of a missing frame, ``table[raw]``, builds it too).
     """
 
     __slots__ = ("decisions", "language", "policy")

@@ -1,17 +1,19 @@
 """Bounded memos shared across calls: the frame lines of one service recur in trace after trace.
 
 A parser turns a frame line into its :data:`RawFrame` through a function wrapped by
-:func:`line_memo` (a dict that computes missing keys), so a line seen before, in this trace (deep
-recursion) or an earlier one (the same error logged again), costs one dictionary lookup. Only
-pure functions of their arguments are memoised, so results never depend on the cache; lines
-longer than :data:`MAX_LINE` never reach a memo. :func:`clear_memos` empties them all (the
-benchmark's cold rows call it before every parse).
+:func:`line_memo` (a dict that computes missing keys), or, in the tight loops that read runs of
+frames (JVM, Python), through a plain :func:`shared_dict` it looks lines up in itself (on a miss
+it computes inline and stores: no Python call per new line). Either way a line seen before, in
+this trace (deep recursion) or an earlier one (the same error logged again), costs one
+dictionary lookup. Only pure functions of their arguments are memoised, so results never
+depend on the cache; lines longer than :data:`MAX_LINE` never reach a memo. :func:`clear_memos`
+empties them all (the benchmark's cold rows call it before every parse).
 
 What the memos keep: at most ``MEMO_SIZE`` recent distinct lines each, as the logs' trace
 cache and ``clean``'s fallback cache keep recent texts. Python's echoed source lines are never
-memoised, nor are the non-frame lines of Node, Ruby, PHP and .NET traces; the language vote
-and the JVM parser memoise the lines they read, message lines included (about 30 µs of a 5 KB
-Java trace).
+memoised, nor are the non-frame lines of Node, Ruby, PHP and .NET traces; the JVM and Python
+parsers and the language vote keep frame lines only (message lines may hold secrets, and
+reading them again costs a few µs a trace).
 """
 
 from __future__ import annotations
