@@ -198,7 +198,11 @@ def cases() -> list[Case]:
         state["n"] = (state["n"] + 1) % len(variants)
         return hintline.clean(variants[state["n"]])
 
+    # The same capture without its traceback: the exception line and DETAIL that str(e) gives
+    # an agent's tool result.
+    message = short[short.rindex("\npsycopg") + 1 :] if "\npsycopg" in short else short
     rows = [
+        row(f"short message, exception lines only ({short_name}, {len(message)} B)", message, 2),
         row(f"short <1KB ({short_name}, {len(short)} B)", short, 2),
         Case(
             "clean",

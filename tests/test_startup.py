@@ -107,3 +107,17 @@ def test_scrubber_answers_while_its_database_compiles(
     assert cold._prefilter.wait(600)
     assert cold.scrub(text) == before == scrub(text)
     assert len(list(tmp_path.glob("scrub-*.hsdb"))) == 1
+
+
+@pytest.mark.parametrize(("setting", "daemon"), [("off", True), ("/proc/hintline", True), ("", False)])
+def test_background_compile_holds_the_exit_only_when_it_can_cache(
+    setting: str, daemon: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compile whose result cannot be cached (caching off, a folder that cannot be made)
+    runs as a daemon: the process does not wait for it at exit."""
+    from hintline import _hscache
+
+    monkeypatch.setenv("HINTLINE_CACHE_DIR", setting or str(tmp_path / "cache"))
+    thread = _hscache.in_background(lambda: None, "hintline-test")
+    thread.join(5)
+    assert thread.daemon is daemon

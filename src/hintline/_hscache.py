@@ -57,8 +57,10 @@ def in_background(target: Callable[[], None], name: str) -> threading.Thread:
     lower CPU priority (so that it yields the CPU to the threads answering calls; Linux keeps a
     nice value per thread, elsewhere the priority is left alone).
 
-    The thread is not a daemon: a short-lived process (the CLI) finishes the compile and caches
-    it before it exits, so that the next process starts warm.
+    The thread is not a daemon when the result can be cached: a short-lived process (the CLI)
+    finishes the compile and caches it before it exits, so that the next process starts warm.
+    With caching off (or a cache folder it cannot write) there is nothing to keep, so the
+    process does not wait for it at exit.
     """
 
     def run() -> None:
@@ -68,9 +70,21 @@ def in_background(target: Callable[[], None], name: str) -> threading.Thread:
         time.sleep(BACKGROUND_DELAY)
         target()
 
-    thread = threading.Thread(target=run, name=name)
+    thread = threading.Thread(target=run, name=name, daemon=not _writable_cache())
     thread.start()
     return thread
+
+
+def _writable_cache() -> bool:
+    """Whether compiled databases can be written to :func:`cache_dir`."""
+    directory = cache_dir()
+    if directory is None:
+        return False
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(directory, os.W_OK)
 
 
 def cache_dir() -> str | None:

@@ -297,6 +297,21 @@ class TestEscalation:
         assert hints[0] is not None
         assert hints[0].hint.text in lines[2]
 
+    def test_long_streak_keeps_its_last_attempts(self, tmp_path: Path) -> None:
+        """With a high threshold the state keeps the last 20 attempts, not every one (the state
+        is serialised on every call), and the summary says how many it leaves out."""
+        guard = make_guard(FakeClock(), max_consecutive_errors=50, max_loop_warnings=None)
+        for n in range(49):
+            guard.call("read_file", {"path": f"{n}.txt"}, lambda n=n: read(tmp_path / f"{n}.txt"))
+            assert len(guard.to_dict()["state"]["streak"]) == min(n + 1, 20)
+        with pytest.raises(TooManyConsecutiveErrors) as info:
+            guard.call("read_file", {"path": "49.txt"}, lambda: read(tmp_path / "49.txt"))
+        lines = info.value.summary.splitlines()
+        assert lines[0].startswith("50 tool calls failed in a row")
+        assert lines[1] == "What was tried, in order (the last 20 of 50):"
+        assert lines[2].startswith('1. read_file({"path":"30.txt"}) -> Hint: ')
+        assert lines[-1].startswith('20. read_file({"path":"49.txt"}) -> Hint: ')
+
 
 class TestState:
     def test_round_trip_resumes_elsewhere(self) -> None:

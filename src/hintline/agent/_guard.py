@@ -308,12 +308,15 @@ class AgentGuard:
                     state.refused.append((tool, fingerprint, hint.text, content))
             state.consecutive_errors += 1
             state.streak.append(Attempt(tool, shown_args, scrub(hint.text)))
-            del state.streak[:-threshold]
+            # the summary shows the last attempts only: a run allowed thousands of failures
+            # in a row must not store (and re-serialise on every call) all of them
+            del state.streak[: -min(threshold, _MAX_STREAK)]
             if state.consecutive_errors >= threshold:
                 return _summary(
                     state.streak,
                     f"{state.consecutive_errors} tool calls failed in a row; "
                     "stopping for a human to take over.",
+                    state.consecutive_errors,
                 )
             return None
 
@@ -381,7 +384,8 @@ class AgentGuard:
             why = f"a system fault persisted after {retries} retries"
         message = scrub(f"Stopped: {why}. {failure.hint.text}")
         state = GuardState.from_dict(self.store.get(self.run_id))
-        return RetryBudgetExhausted(message, summary=scrub(_summary(state.streak, message)))
+        summary = _summary(state.streak, message, state.consecutive_errors)
+        return RetryBudgetExhausted(message, summary=scrub(summary))
 
     # -- whole calls ------------------------------------------------------------------------
 
@@ -488,9 +492,16 @@ class AgentGuard:
         return refused
 
 
-def _summary(streak: list[Attempt], headline: str) -> str:
+_MAX_STREAK = 20
+"""Failed attempts of the current streak kept for the escalation summary (the last ones)."""
+
+
+def _summary(streak: list[Attempt], headline: str, failures: int = 0) -> str:
     lines = [headline]
     if streak:
-        lines.append("What was tried, in order:")
+        if failures > len(streak):
+            lines.append(f"What was tried, in order (the last {len(streak)} of {failures}):")
+        else:
+            lines.append("What was tried, in order:")
         lines.extend(f"{i}. {a.tool}({a.args}) -> {a.hint}" for i, a in enumerate(streak, 1))
     return "\n".join(lines)
