@@ -119,10 +119,21 @@ def _vote(line: str) -> tuple[str | None, int]:
     return None, 0
 
 
-# The votes of frame lines (``at …`` lines that matched a frame pattern) seen before: the only
-# lines kept between calls; other lines, messages among them (they may hold secrets), are
-# remembered only within a call (a log of one repeated line costs one vote).
+# The votes of frame lines seen before: the only lines kept between calls. Other lines,
+# messages among them (they may hold secrets), are remembered only within a call (a log of one
+# repeated line costs one vote).
 _FRAME_VOTES: dict[str, tuple[str | None, int]] = shared_dict()
+# What a kept line starts with (leading blanks stripped): frames (JVM, .NET, Node ``at``, Ruby
+# ``from``, Python ``File "``, PHP ``#N`` rows, which its parser keeps too) and headers that hold
+# no message.
+_FRAME_STARTS = ("at ", "from ", 'File "', "#", "goroutine ", "Traceback (most recent call last):")
+
+
+def _is_frame_vote(line: str, vote: tuple[str | None, int]) -> bool:
+    """Whether a line that voted is a frame line (or a header without a message)."""
+    if vote[0] == "go" and vote[1] == 1:
+        return True  # a Go ``\t/path/f.go:12 +0x1d`` line
+    return line.lstrip().startswith(_FRAME_STARTS)
 
 
 def detect_language(lines: list[str]) -> str | None:
@@ -136,7 +147,7 @@ def detect_language(lines: list[str]) -> str | None:
         vote = votes.get(line) or here.get(line)
         if vote is None:
             vote = here[line] = _vote(line)
-            if vote[0] is not None and "at " in line and line.lstrip().startswith("at "):
+            if vote[0] is not None and _is_frame_vote(line, vote):
                 if len(votes) >= MEMO_SIZE:
                     votes.clear()
                 votes[line] = vote

@@ -69,22 +69,26 @@ _AT_LINES: dict[str, RawFrame] = shared_dict()  # the same for the wider ``at sy
 
 
 def _frame_run(lines: list[str], i: int, frames: list[RawFrame], trace: RawTrace) -> int:
-    """Read the run of ordinary frame lines from ``lines[i]`` on into ``frames``, in a tight
-    loop without a Python call per line; return the index of the first line it leaves.
+    """Read the run of frame lines from ``lines[i]`` on into ``frames``, in a tight loop
+    without a Python call per ordinary line; return the index of the first line it leaves.
 
-    A line seen before costs one dict lookup; a new one one regex match. A line longer than
-    MAX_LINE is read without the memo (the JVM prints no such line: it is a frame's junk tail).
+    A line seen before costs one dict lookup; a new ordinary one one regex match; other frame
+    lines go through :func:`_at_frame`. A line longer than MAX_LINE is read as an ordinary
+    frame only, without the memo (the JVM prints no such line: it is a frame's junk tail).
     """
     seen = _FRAME_LINES
     get = seen.get
     match = _FAST.match
     append = frames.append
     n = len(lines)
+    other = False  # the last line was another kind of frame (the next one starts a new run)
     while i < n:
         line = lines[i]
         frame = get(line)
         if frame is None:
             if len(line) > MAX_LINE:
+                if other:
+                    break  # (the first line of a run is never read when overlong)
                 frame = _fast_frame(line)
                 if frame is None:
                     break
@@ -93,18 +97,26 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame], trace: RawTrace
                 i += 1
                 continue
             m = match(line)
-            if m is None:
-                break
-            sym, file, num = m.groups()
-            module, dot, function = sym.rpartition(".")
-            if not function or not dot or " " in sym or ")" in file:
-                break  # not this shape after all (see _FAST)
-            if "/" in module:
-                module = module[module.rfind("/") + 1 :]
-            frame = (file, int(num), function, module or None, None)
-            if len(seen) >= MEMO_SIZE:
-                seen.clear()
-            seen[line] = frame
+            if m is not None:
+                sym, file, num = m.groups()
+                module, dot, function = sym.rpartition(".")
+                if function and dot and " " not in sym and ")" not in file:  # (see _FAST)
+                    if "/" in module:
+                        module = module[module.rfind("/") + 1 :]
+                    frame = (file, int(num), function, module or None, None)
+                    if len(seen) >= MEMO_SIZE:
+                        seen.clear()
+                    seen[line] = frame
+            if frame is None:
+                # any other frame (native, unknown source…) continues the run as well
+                frame = _at_frame(line) if "at " in line else None
+                if frame is None:
+                    break
+                other = True
+                append(frame)
+                i += 1
+                continue
+        other = False
         append(frame)
         i += 1
     return i
