@@ -51,10 +51,11 @@ class _ExceptionFill:
 class _FrameTable(dict[RawFrame, Frame]):
     """The Frames made for one language under one in_app policy, by raw frame.
 
-    ``map(table.get, raw_frames)`` runs at C speed for every frame seen before: frames repeat
-    within a trace ("... N more", causes, recursion) and across the traces of one service, and
-    a Frame is an immutable value. :func:`_fill` builds the missing ones in one loop (a lookup
-    of a missing frame, ``table[raw]``, builds it too).
+    A missing raw frame is built on lookup (its in_app decision from the policy's decisions by
+    file and module, the policy asked once per new pair), so ``map(table.__getitem__,
+    raw_frames)`` runs at C speed for every frame seen before: frames repeat within a trace
+    ("... N more", causes, recursion) and across the traces of one service, and a Frame is an
+    immutable value.
     """
 
     __slots__ = ("decisions", "language", "policy")
@@ -66,41 +67,18 @@ class _FrameTable(dict[RawFrame, Frame]):
         self.decisions = policy.decisions
 
     def __missing__(self, raw: RawFrame) -> Frame:
-        got: list[Frame | None] = [None]
-        _fill(self, [raw], got)
-        return got[0]  # type: ignore[return-value]
-
-
-def _fill(table: _FrameTable, raw_frames: list[RawFrame], got: list[Frame | None]) -> None:
-    """Build the Frames ``table`` does not hold yet (``None`` in ``got``), in one tight loop.
-
-    No Python call per frame: the in_app decision comes from the policy's decisions (by file
-    and module), asked of the policy once per new pair; the Frame is made as a slot twin.
-    """
-    get = table.get
-    language = table.language
-    policy = table.policy
-    learn = policy.learn
-    decided = table.decisions.get
-    for k, frame in enumerate(got):
-        if frame is not None:
-            continue
-        raw = raw_frames[k]
-        frame = get(raw)  # built a moment ago: a frame repeated within this trace
-        if frame is None:
-            file, line, function, module, column = raw
-            name = module if module is not None else function
-            in_app = decided((file, name))
-            if in_app is None:
-                in_app = learn(file, name)
-            f = _FrameFill()
-            f.file, f.line, f.function, f.module, f.column = file, line, function, module, column
-            f.language = language
-            f.in_app = in_app
-            f.__class__ = Frame  # type: ignore[assignment]
-            built: Frame = f  # type: ignore[assignment]
-            table[raw] = frame = built
-        got[k] = frame
+        file, line, function, module, column = raw
+        name = module if module is not None else function
+        in_app = self.decisions.get((file, name))
+        if in_app is None:
+            in_app = self.policy.learn(file, name)
+        f = _FrameFill()
+        f.file, f.line, f.function, f.module, f.column = file, line, function, module, column
+        f.language = self.language
+        f.in_app = in_app
+        f.__class__ = Frame  # type: ignore[assignment]
+        self[raw] = f  # type: ignore[assignment]
+        return f  # type: ignore[return-value]
 
 
 _table_for = settings_memo(_FrameTable)  # shared between calls; emptied past MEMO_SIZE entries
@@ -150,17 +128,14 @@ def build_trace(
     keep = {index[id(e)]: i for i, e in enumerate(excs)}
     out: list[ExceptionInfo] = []
     table = _table_for(language, policy) if memo else _FrameTable(language, policy)
-    get = table.get
+    get = table.__getitem__
     for exc in excs:
         raw_frames = exc.frames
         omitted = exc.omitted
         if len(raw_frames) > MAX_FRAMES:
             omitted += len(raw_frames) - MAX_FRAMES
             raw_frames = raw_frames[:MAX_FRAMES]
-        got = list(map(get, raw_frames))  # at C speed: the frames seen before
-        if not all(got):  # (a Frame is always true)
-            _fill(table, raw_frames, got)
-        frames: tuple[Frame, ...] = tuple(got)  # type: ignore[arg-type]
+        frames = tuple(map(get, raw_frames))
         parent = keep.get(exc.parent) if exc.parent is not None else None
         e = _ExceptionFill()
         e.type = exc.type or "Error"
