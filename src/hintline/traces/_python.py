@@ -230,7 +230,8 @@ def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) 
             m = match(line)
             if m is None:
                 break
-            frame = (m[1], int(m[2]), m[3], None, None)
+            file, num, function = m.groups()
+            frame = (file, int(num), function, None, None)
             if len(seen) >= MEMO_SIZE:
                 seen.clear()
             seen[line] = frame
