@@ -135,3 +135,42 @@ def _raise_short() -> BaseException:
         raise ValueError("short")
     except ValueError as exc:
         return exc
+
+
+def _memo_keys() -> list[str]:
+    """Every string key the line memos hold (settings LRUs hold no lines)."""
+    from hintline.traces._memo import _MEMOS
+
+    return [k for memo in _MEMOS if isinstance(memo, dict) for k in memo if isinstance(k, str)]
+
+
+def test_java_and_python_message_lines_stay_out_of_the_memos() -> None:
+    """Only frame lines are kept between calls: a message line (it may hold a secret) is read
+    afresh each time, and the parse is the same with the memos warm."""
+    secret = "token=hl-7f3a9c0e5b"
+    java = (
+        f"java.lang.IllegalStateException: login failed, {secret}\n"
+        f"  continued {secret}\n"
+        "\tat com.acme.Auth.login(Auth.java:42)\n"
+        "\tat sun.reflect.NativeMethodAccessorImpl.invoke0(Native Method)\n"
+        f"Caused by: java.io.IOException: {secret}\n"
+        "\tat com.acme.Http.post(Http.java:7)\n"
+        "\t... 2 more\n"
+    )
+    python = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/auth.py", line 3, in login\n'
+        f"    post(url, {secret!r})\n"
+        f"ValueError: login failed, {secret}\n"
+    )
+    clear_memos()
+    for text, lang in ((java, "java"), (python, "python")):
+        first = parse_trace(text)
+        assert first.language == lang
+        assert first.frames
+        assert parse_trace(text) == first
+        assert secret in first.exceptions[0].message or secret in first.exceptions[-1].message
+    keys = _memo_keys()
+    assert any("Auth.login" in k for k in keys)  # frame lines are kept
+    assert any("auth.py" in k for k in keys)
+    assert not [k for k in keys if secret in k]
