@@ -44,7 +44,9 @@ def parse_ruby(lines: list[str]) -> RawTrace:
     for line in lines:
         if len(line) > MAX_LINE:
             continue
-        f = _from_frame(line) if "from " in line else None  # only frame lines are memoised
+        # only frame lines reach the memo (``\s*from `` starts every one): a message line
+        # that merely holds "from " may hold a secret too
+        f = _from_frame(line) if line.lstrip().startswith("from ") else None
         if f is not None:
             if cur is not None:
                 cur.frames.append(f)
