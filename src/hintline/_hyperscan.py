@@ -339,7 +339,7 @@ class AutoMatcher:
         if path is not None and os.path.exists(path):
             self._build()  # a warm cache loads in milliseconds
         else:
-            in_background(self._build, "hintline-hyperscan")  # finished before the process exits
+            in_background(self._build, "hintline-hyperscan")  # cached before the process exits
 
     @property
     def fallback(self) -> ReMatcher:

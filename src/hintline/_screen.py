@@ -8,7 +8,6 @@ Where Hyperscan cannot run (no wheel, ``HINTLINE_ENGINE=re``, text that does not
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from typing import Any
@@ -39,9 +38,12 @@ class LiteralScreen:
         if self._database is None and not self._failed:
             with self._lock:
                 if self._database is None and not self._failed:
+                    from hintline import _engine
+
+                    if _engine._requested() == "re":  # HINTLINE_ENGINE=re or set_engine("re")
+                        self._failed = True
+                        return None
                     try:
-                        if os.environ.get("HINTLINE_ENGINE", "").strip().lower() == "re":
-                            raise ImportError("HINTLINE_ENGINE=re")
                         import hyperscan as hs
 
                         database = hs.Database(mode=hs.HS_MODE_BLOCK)
@@ -52,7 +54,7 @@ class LiteralScreen:
                             flags=hs.HS_FLAG_SINGLEMATCH,
                         )
                         self._database = database
-                    except Exception:  # no wheel, or the engine is forced to re
+                    except Exception:  # no wheel
                         self._failed = True
         return self._database
 
