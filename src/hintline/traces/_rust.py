@@ -19,9 +19,13 @@ __all__ = ["parse_rust"]
 _HEAD = re.compile(r"thread '([^'\n]*)'(?: \((\d+)\))? panicked at (.*)$")
 _OLD_MSG = re.compile(r"'(.*)', (\S+?):(\d+):(\d+)$")
 _NEW_LOC = re.compile(r"(\S+?):(\d+):(\d+):?$")
-# Crate hashes (``std[e28293b1aa0f68bd]``) and the legacy symbol hash (``::h0123…``), taken out
-# of many symbols at once: they are joined by newlines, hence MULTILINE (``$`` = a symbol's end).
-_HASH = re.compile(r"\[[0-9a-f]{16}\]|::h[0-9a-f]{16}$", re.MULTILINE)
+# The legacy symbol hash (``::h0123…`` at the end) and crate hashes (``std[e28293b1aa0f68bd]``),
+# taken out of many symbols joined by newlines at once (hence MULTILINE: ``$`` is a symbol's
+# end). Two passes, each with a literal start ``re`` finds fast, take out what one pass of
+# ``\[[0-9a-f]{16}\]|::h[0-9a-f]{16}$`` does: the two never overlap, and taking the end off
+# first joins nothing new (it is followed by a newline or the end).
+_LEGACY_HASH = re.compile(r"::h[0-9a-f]{16}$", re.MULTILINE)
+_CRATE_HASH = re.compile(r"\[[0-9a-f]{16}\]")
 _HEX = "0123456789abcdef"
 
 _Names = tuple["str | None", "str | None"]  # (module, function)
@@ -92,7 +96,12 @@ def _names(symbols: list[str]) -> list[_Names]:
     if None not in names:
         return names  # type: ignore[return-value]  # (no None left)
     missing = [s for s, got in zip(symbols, names, strict=True) if got is None]
-    bare = _HASH.sub("", "\n".join(missing)).split("\n")  # symbols hold no newline
+    joined = "\n".join(missing)  # symbols hold no newline
+    if "::h" in joined:
+        joined = _LEGACY_HASH.sub("", joined)
+    if "[" in joined:
+        joined = _CRATE_HASH.sub("", joined)
+    bare = joined.split("\n")
     new = {raw: _split_symbol(sym) for raw, sym in zip(missing, bare, strict=True)}
     if len(memo) + len(new) > MEMO_SIZE:
         memo.clear()
@@ -119,7 +128,7 @@ _LOCATIONS: dict[str, tuple[str, int, int | None]] = shared_dict()
 
 
 def _at_body(body: str) -> tuple[str, int, int | None] | None:
-    """``file:L[:C]`` (what ``(.+?):(\d+)(?::(\d+))?$`` matches) → (file, line, column).
+    r"""``file:L[:C]`` (what ``(.+?):(\d+)(?::(\d+))?$`` matches) → (file, line, column).
 
     The file is as short as it can be: the last two colons if both are followed by digits
     (and a file is left), else the last one (``isdecimal`` is ``\d``).
@@ -135,7 +144,7 @@ def _at_body(body: str) -> tuple[str, int, int | None] | None:
 
 
 def _read(line: str) -> str | None:
-    """A backtrace line's reading: ``@`` + the location of an ``at file:L[:C]`` line
+    r"""A backtrace line's reading: ``@`` + the location of an ``at file:L[:C]`` line
     (``\s+at (.+?):(\d+)(?::(\d+))?$``), ``#`` + the raw symbol of an ``N: [0xADDR - ]symbol``
     line (``\s*(\d+):\s+(?:0x[0-9a-f]+ - )?(.*)$``), else ``None``."""
     s = line.lstrip()
@@ -208,7 +217,7 @@ def _scan(lines: list[str], start: int, pairs: list[_Pair], pending: str | None)
             pairs.append((pending, None))
     block = "\n".join(lines[start:]) + "\n"
     # a scanner's ``match`` goes on where its last match ended: no position kept in Python
-    matches = list(iter(_FRAME_PAIR.scanner(block).match, None))
+    matches = list(iter(_FRAME_PAIR.scanner(block).match, None))  # type: ignore[attr-defined]
     if not matches:
         return _by_line(lines, start, pairs)
     taken = block.count("\n", 0, matches[-1].end())
@@ -315,6 +324,10 @@ def parse_rust(lines: list[str]) -> RawTrace:
 def _place_frames(exc: RawException, site: RawFrame | None, pairs: list[_Pair]) -> None:
     """Add the frames from the one at the panic location on (the panic machinery printed
     before it is counted in ``omitted``), else the location and every frame."""
+    if not pairs:
+        if site is not None:
+            exc.add(site)
+        return
     start = -1
     if site is not None:
         want = site[0].removeprefix("./") if site[0] else ""
