@@ -203,30 +203,45 @@ def app_packages(modules: Sequence[str | None]) -> tuple[str, ...]:
     ``modules`` are given outermost first (the entry point first). The first one that is not a
     runtime, test-runner or framework package gives the package; every later such module's
     package sharing its first two segments narrows it to their common prefix
-    (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``). Only those modules are
-    split, so a trace of new modules costs a prefix test for most of them (no memo needed).
+    (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``). A trace of new modules
+    costs about one prefix test per module: the classes of a framework package already seen are
+    skipped by one ``startswith`` (every dotted framework prefix ends with a dot, so a class of
+    the same package matches it too), and each later package is split once.
     """
-    unique = list(filter(None, dict.fromkeys(modules)))
     heads = _MODULE_BY_HEAD
-    i = 0
-    for i, module in enumerate(unique):  # noqa: B007 - ``i`` is used after the loop
-        if not module.startswith(heads.get(module[:2], ())):
-            break
+    it = iter(modules)
+    skip = "\x00"  # the package (with its dot) of the last framework module
+    for module in it:
+        if not module or module.startswith(skip):
+            continue
+        if module.startswith(heads.get(module[:2], ())):
+            dot = module.rfind(".")
+            skip = module[: dot + 1] if dot > 0 else "\x00"
+            continue
+        break
     else:
         return ()
-    best = _app_parts(unique[i])
+    best = _app_parts(module)
     if not best:
-        return (unique[i].split(".", 1)[0].split("$")[0],)
+        return (module.split(".", 1)[0].split("$")[0],)
     if len(best) >= 2:
         stem = f"{best[0]}.{best[1]}."
         inside = ".".join(best) + "."  # a module inside the package cannot narrow it
-        # the narrowing keeps the common prefix, so each distinct package counts once
-        later = {_app_parts(m) for m in unique[i + 1 :] if m.startswith(stem) and not m.startswith(inside)}
-        for pkg in later:
+        seen: set[str] = set()
+        for m in it:
+            if not m or not m.startswith(stem) or m.startswith(inside):
+                continue
+            package = m[: m.rfind(".")]
+            if package in seen:
+                continue
+            seen.add(package)
+            pkg = _app_parts(m)
             if pkg is None or len(pkg) < 2:
                 continue
             n = 2
             while n < len(best) and n < len(pkg) and pkg[n] == best[n]:
                 n += 1
-            best = best[:n]
+            if n < len(best):  # narrowing keeps the common prefix: order does not matter
+                best = best[:n]
+                inside = ".".join(best) + "."
     return (".".join(best),)
