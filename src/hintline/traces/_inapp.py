@@ -91,6 +91,10 @@ def is_third_party_module(name: str) -> bool:
     return name.startswith(_MODULE_BY_HEAD.get(name[:2], ()))
 
 
+# What a frame's file alone says about it (InAppPolicy.files).
+_THIRD, _IN, _OUT, _OPEN = 0, 1, 2, 3
+
+
 class InAppPolicy:
     """Decides ``in_app`` for frames; caches per (file, module) since traces repeat them.
 
@@ -104,7 +108,7 @@ class InAppPolicy:
         packages: package prefixes of the application (JVM/.NET frames have no path).
     """
 
-    __slots__ = ("decisions", "exclude", "include", "packages", "root")
+    __slots__ = ("decisions", "exclude", "files", "include", "packages", "root")
 
     def __init__(
         self,
@@ -119,6 +123,8 @@ class InAppPolicy:
         self.exclude = tuple(s for s in exclude if s)
         self.packages = tuple(p for p in packages if p)
         self.decisions: dict[tuple[str | None, str | None], bool] = {}
+        # what a file alone says (one of _THIRD, _IN, _OUT, _OPEN): a file holds many functions
+        self.files: dict[str, int] = {}
 
     def decide(self, file: str | None, module: str | None, function: str | None = None) -> bool:
         """Whether a frame with this file, module and function is the project's own code."""
@@ -141,29 +147,51 @@ class InAppPolicy:
             return True
         if self.exclude and _matches(self.exclude, file, name):
             return False
-        if file:
-            if "/" not in file and "\\" not in file:  # a bare file name (JVM, .NET): inlined
-                if file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES):
-                    return False
-            elif is_third_party_path(file):
+        verdict = _OPEN
+        if file and self.root is None and "/" not in file and "\\" not in file:
+            # a bare file name (JVM, .NET) and no project root: a cheap test, not worth a memo
+            if file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES):
                 return False
+        elif file:
+            found = self.files.get(file)
+            if found is None:
+                found = self._file_verdict(file)
+                files = self.files
+                if len(files) >= MEMO_SIZE:
+                    files.clear()
+                if len(file) <= MAX_LINE:
+                    files[file] = found
+            if found == _THIRD:
+                return False
+            verdict = found
         if name and name.startswith(_MODULE_BY_HEAD.get(name[:2], ())):
             return False
-        if file and self.root:
-            path = file[7:] if file.startswith("file://") else file
-            path = path.replace("\\", "/")
-            if path.startswith(self.root):
-                rel = path[len(self.root) :]
-                return not rel.startswith(("var/", "vendor/"))
-            if _is_relative(path):
-                if "../" in path:
-                    return False  # outside the project (glibc's ./csu/../csu/libc-start.c)
-                return not path.removeprefix("./").startswith(("var/", "vendor/"))
+        if verdict != _OPEN:
+            return verdict == _IN
         if self.packages and name:
             for pkg in self.packages:
                 if name.startswith(pkg) and (len(name) == len(pkg) or name[len(pkg)] in ".$:"):
                     return True
         return False
+
+    def _file_verdict(self, file: str) -> int:
+        """What ``file`` alone says: a third-party place, in or out of the project, or nothing."""
+        if "/" not in file and "\\" not in file:  # a bare file name (JVM, .NET): inlined
+            if file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES):
+                return _THIRD
+        elif is_third_party_path(file):
+            return _THIRD
+        if self.root:
+            path = file[7:] if file.startswith("file://") else file
+            path = path.replace("\\", "/")
+            if path.startswith(self.root):
+                rel = path[len(self.root) :]
+                return _OUT if rel.startswith(("var/", "vendor/")) else _IN
+            if _is_relative(path):
+                if "../" in path:
+                    return _OUT  # outside the project (glibc's ./csu/../csu/libc-start.c)
+                return _OUT if path.removeprefix("./").startswith(("var/", "vendor/")) else _IN
+        return _OPEN
 
 
 @settings_memo
