@@ -123,6 +123,8 @@ def build_trace(
     if language in _PACKAGE_LANGUAGES and not include:
         modules = list(map(itemgetter(3), chain.from_iterable(reversed(exc.frames) for exc in excs)))
         packages = _packages(tuple(dict.fromkeys(modules)), memo)
+    if language == "java":
+        project_root = None  # a JVM frame names a file, never a path: the packages decide
     policy = (policy_for if memo else InAppPolicy)(project_root, tuple(include), tuple(exclude), packages)
     index = {id(e): i for i, e in enumerate(raw.exceptions)}
     keep = {index[id(e)]: i for i, e in enumerate(excs)}
