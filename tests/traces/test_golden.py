@@ -75,7 +75,7 @@ def test_defects4j_in_app_by_package(txt: Path) -> None:
         if frame.in_app:
             # near the project's package at most (JacksonDatabind-13's narrows to its
             # organisation's ``com.fasterxml.jackson``): never the JDK, the test runner, nor a
-            # library such as Hamcrest (Csv-3) that no list of known frameworks names
+            # library such as Hamcrest (Mockito-29) that no list of known frameworks names
             assert module.startswith(".".join(package.split(".")[:2]) + "."), module
     assert any(f.in_app for f in frames)
 
