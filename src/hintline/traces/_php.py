@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import operator
 import re
-from itertools import chain
 from typing import Any
 
 from hintline.traces._memo import MEMO_SIZE, shared_dict
@@ -73,17 +72,10 @@ def _row(body: str) -> tuple[str | None, int | None, str] | None:
     return (loc[:open_], int(loc[open_ + 1 :]), call)
 
 
-# A stack row: (file, line), (function, module, None) of its call, and the call as printed.
-# The two halves are tuples of their own so the frames are joined with ``map`` (C, no Python
-# call per row): a row's location with the function of the row after it.
-_Loc = tuple["str | None", "int | None"]
-_Fn = tuple["str | None", "str | None", None]
-_Row = tuple[_Loc, _Fn, str]
-_UNPARSED: _Row = ((None, None), (None, None, None), "")  # a ``#N …`` line that is no row
-_NO_FN: _Fn = (None, None, None)
-_LOC = operator.itemgetter(0)
-_FN = operator.itemgetter(1)
-_CALL = operator.itemgetter(2)
+# A stack row: file, line, (function, module) of its call, and the call as printed.
+_Row = tuple["str | None", "int | None", "str | None", "str | None", str]
+_UNPARSED: _Row = (None, None, None, None, "")  # a ``#N …`` line that is no row
+_CALL = operator.itemgetter(4)
 
 # Rows by what follows ``#N ``: a recursion repeats a row at every depth (only N differs), and
 # a service's rows recur from trace to trace. Only bodies of row lines enter it: message lines
@@ -113,10 +105,10 @@ def _row_body(body: str) -> _Row | None:
         return _UNPARSED
     file, line, call = parsed
     if call == "{main}":
-        row = ((file, line), ("{main}", None, None), call)
+        row = (file, line, "{main}", None, call)
     else:
         module, function = _split_call(call)
-        row = ((file, line), (function, module, None), call)
+        row = (file, line, function, module, call)
     if len(body) <= _MAX_BODY:
         if len(_ROW_BODIES) >= MEMO_SIZE:
             _ROW_BODIES.clear()
@@ -186,15 +178,16 @@ class _Block:
         out = self.exc.frames
         rows = self.rows
         if self.file is not None:
-            function, module, _ = rows[0][1] if rows else _NO_FN
-            out.append((self.file, self.line, function, module, None))
-        try:
-            stop = list(map(_CALL, rows)).index("{main}")
-        except ValueError:
-            stop = len(rows)
+            first = rows[0] if rows else _UNPARSED
+            out.append((self.file, self.line, first[2], first[3], None))
+        calls = list(map(_CALL, rows))
+        stop = calls.index("{main}") if "{main}" in calls else len(rows)
         stop = min(stop, MAX_FRAMES - len(out))
-        fns = chain(map(_FN, rows[1 : stop + 1]), (_NO_FN,))  # the last row has none after it
-        out.extend(map(operator.add, map(_LOC, rows[:stop]), fns))
+        nexts = rows[1 : stop + 1]
+        out.extend([(r[0], r[1], f[2], f[3], None) for r, f in zip(rows, nexts, strict=False)])
+        if len(nexts) < stop:  # the last row has no row after it
+            last = rows[stop - 1]
+            out.append((last[0], last[1], None, None, None))
 
 
 def parse_php(lines: list[str]) -> RawTrace:
