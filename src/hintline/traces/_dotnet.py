@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from hintline.traces._detect import is_dotnet_frame
-from hintline.traces._memo import line_memo
+from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["parse_dotnet"]
@@ -45,33 +45,45 @@ def dotnet_frame(rest: str) -> RawFrame:
     return (file, line, function or None, module or None, None)
 
 
-_NOT_A_FRAME: RawFrame = (None, None, None, None, None)  # an ``at …`` line that is no frame
-
-
-@line_memo
-def _at_line(s: str) -> RawFrame | None:
-    """For a stripped line: ``None`` unless it starts with ``at ``; then its frame, or
-    :data:`_NOT_A_FRAME` when it is not one."""
-    if not s.startswith("at "):
-        return None
+def _at_frame(s: str) -> RawFrame | None:
+    """The frame of a stripped line starting with ``at ``, or ``None`` when it is none."""
     if is_dotnet_frame(s) or " in " in s or s.endswith(")"):
         return dotnet_frame(s[3:])
-    return _NOT_A_FRAME
+    return None
+
+
+# Frame lines seen before (this trace or an earlier one), as printed, and their frames. Only
+# frame lines enter it: other lines (an ``at …`` message line too) may hold secrets.
+_FRAME_LINES: dict[str, RawFrame] = shared_dict()
 
 
 def parse_dotnet(lines: list[str]) -> RawTrace:
-    """Parse the first .NET exception (with its inner exceptions) in ``lines``."""
+    """Parse the first .NET exception (with its inner exceptions) in ``lines``.
+
+    A frame line seen before costs one dict lookup on the line as printed (no strip, no
+    Python call); a new one is read by :func:`dotnet_frame` and remembered.
+    """
     trace = RawTrace("dotnet")
     chain: list[RawException] = []
     block = -1  # index into chain, counted from the innermost
     in_frames = False
+    seen = _FRAME_LINES
+    get = seen.get
     for line in lines:
+        frame = get(line) if chain else None  # (only frame lines of at most MAX_LINE are in it)
+        if frame is not None:
+            in_frames = True
+            chain[block].frames.append(frame)
+            continue
         if len(line) > MAX_LINE:
             continue
         s = line.strip()
-        frame = _at_line(s) if chain and s.startswith("at ") else None  # only frame lines are memoised
-        if frame is not None:
-            if frame is not _NOT_A_FRAME:
+        if chain and s.startswith("at "):
+            frame = _at_frame(s)
+            if frame is not None:
+                if len(seen) >= MEMO_SIZE:
+                    seen.clear()
+                seen[line] = frame
                 in_frames = True
                 chain[block].frames.append(frame)
             continue

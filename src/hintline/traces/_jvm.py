@@ -80,13 +80,14 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame], trace: RawTrace
     get = seen.get
     match = _FAST.match
     append = frames.append
+    max_line, memo_size = MAX_LINE, MEMO_SIZE
     n = len(lines)
     other = False  # the last line was another kind of frame (the next one starts a new run)
     while i < n:
         line = lines[i]
         frame = get(line)
         if frame is None:
-            if len(line) > MAX_LINE:
+            if len(line) > max_line:
                 if other:
                     break  # (the first line of a run is never read when overlong)
                 frame = _fast_frame(line)
@@ -100,11 +101,11 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame], trace: RawTrace
             if m is not None:
                 sym, file, num = m.groups()
                 module, dot, function = sym.rpartition(".")
-                if function and dot and " " not in sym and ")" not in file:  # (see _FAST)
+                if dot and function and " " not in sym and ")" not in file:  # (see _FAST)
                     if "/" in module:
                         module = module[module.rfind("/") + 1 :]
                     frame = (file, int(num), function, module or None, None)
-                    if len(seen) >= MEMO_SIZE:
+                    if len(seen) >= memo_size:
                         seen.clear()
                     seen[line] = frame
             if frame is None:

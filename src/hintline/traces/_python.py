@@ -23,8 +23,8 @@ __all__ = ["parse_python"]
 
 _HEADER = re.compile(r"\s*(?:\+ )?(Exception Group )?Traceback \(most recent call last\):")
 # (``[^"]`` rather than ``[^"\n]``: lines hold no newline, and a class excluding one character
-# runs about twice as fast in ``re``)
-_FRAME = re.compile(r'\s*File "([^"]*)", line (\d+)(?:, in (.+))?$')
+# runs about twice as fast in ``re``; possessive: nothing to give back, so no backtracking)
+_FRAME = re.compile(r'\s*+File "([^"]*+)", line (\d++)(?:, in (.++))?$')
 _EXC = re.compile(r"([A-Za-z_][\w.]*)(?:: ?(.*))?$")
 _CAUSE = "The above exception was the direct cause of the following exception:"
 _CONTEXT = "During handling of the above exception, another exception occurred:"
@@ -87,7 +87,7 @@ def parse_python(lines: list[str]) -> RawTrace:
                     slots[indent] = top if not slots else []
                 slot = slots[indent]
                 line = line[box.end() :]
-        if state == _FRAMES and line.startswith("    ") and not boxed and cur is not None:
+        if state == _FRAMES and "    " <= line < "   !" and not boxed and cur is not None:
             # the echoed source line or its carets (frames are indented by two): never kept
             frames = cur.exc.frames
             if frames and frames[-1][2] is None:
@@ -210,21 +210,22 @@ def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) 
     seen = _FRAME_LINES
     get = seen.get
     match = _FRAME.match
+    max_line, memo_size = MAX_LINE, MEMO_SIZE
     n = len(lines)
     while i < n:
         line = lines[i]
-        if len(line) > MAX_LINE:
-            i += 1
-            continue
-        if line.startswith("    "):
-            # the echoed source line or its carets (frames are indented by two): never kept
-            # (and never memoised: source lines vary and may hold secrets)
-            if frames[-1][2] is None:
-                source_indent = _syntax_caret(exc, line, line.strip(), source_indent)
-            i += 1
-            continue
-        frame = get(line)
+        frame = get(line)  # first: a frame line seen before is never overlong nor a source line
         if frame is None:
+            if "    " <= line < "   !":  # ``line.startswith("    ")`` in two C compares
+                # the echoed source line or its carets (frames are indented by two): never kept
+                # (and never memoised: source lines vary and may hold secrets)
+                if frames[-1][2] is None and len(line) <= max_line:
+                    source_indent = _syntax_caret(exc, line, line.strip(), source_indent)
+                i += 1
+                continue
+            if len(line) > max_line:
+                i += 1
+                continue
             if "Traceback" in line or 'File "' not in line:
                 break
             m = match(line)
@@ -232,7 +233,7 @@ def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) 
                 break
             file, num, function = m.groups()
             frame = (file, int(num), function, None, None)
-            if len(seen) >= MEMO_SIZE:
+            if len(seen) >= memo_size:
                 seen.clear()
             seen[line] = frame
         append(frame)
