@@ -81,11 +81,27 @@ def _header(line: str) -> tuple[str | None, str | None, str, str | None, str | N
     return cause, open_, type_, code, message, close
 
 
+def _common_frame(line: str) -> RawFrame | None:
+    """The frame of a line of the common shapes (:data:`_COMMON`), else ``None``."""
+    m = _COMMON.match(line)
+    if m is None:
+        return None
+    func, file, num, col, file2, num2, col2 = m.groups()
+    if func is None:
+        return (file2, int(num2), None, None, int(col2))
+    if func.endswith("]") and " [as " in func:
+        func = _AS.sub("", func)
+    return (file, int(num), func, None, int(col))
+
+
 @line_memo
 def _at_line(s: str) -> tuple[RawFrame, bool] | None:
     """A stripped ``at …`` line's frame and whether it opens a ``{ … }`` block, else ``None``."""
     if not s.startswith("at ") or len(s) <= 3:
         return None
+    frame = _common_frame(s)
+    if frame is not None:
+        return frame, False
     rest = s[3:]
     opens = rest.endswith(" {")
     if opens:
@@ -119,16 +135,8 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame]) -> int:
             if len(line) > MAX_LINE:
                 i += 1
                 continue
-            m = _COMMON.match(line)
-            if m is not None:
-                func, file, num, col, file2, num2, col2 = m.groups()
-                if func is None:
-                    frame = (file2, int(num2), None, None, int(col2))
-                else:
-                    if func.endswith("]") and " [as " in func:
-                        func = _AS.sub("", func)
-                    frame = (file, int(num), func, None, int(col))
-            else:
+            frame = _common_frame(line)
+            if frame is None:
                 s = line.strip()
                 at_frame = _at_line(s) if s.startswith("at ") else None
                 if at_frame is None or at_frame[1]:
