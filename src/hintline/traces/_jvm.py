@@ -32,15 +32,15 @@ _LINKED = re.compile(r"(\s*)(Caused by|Suppressed): ")
 
 def jvm_frame(sym: str, loc: str) -> RawFrame:
     """Turn ``java.base/java.lang.Integer.parseInt`` and ``Integer.java:668`` into a frame."""
-    slash = sym.rfind("/")
-    if slash >= 0:
-        sym = sym[slash + 1 :]
+    if "/" in sym:  # (``in`` first: cheaper than ``rfind`` on the common line without one)
+        sym = sym[sym.rfind("/") + 1 :]
     module, _, function = sym.rpartition(".")
     file: str | None = loc
     line: int | None = None
-    colon = loc.rfind(":")
-    if colon >= 0 and loc[colon + 1 :].isdigit():
-        file, line = loc[:colon], int(loc[colon + 1 :])
+    if ":" in loc:
+        colon = loc.rfind(":")
+        if loc[colon + 1 :].isdigit():
+            file, line = loc[:colon], int(loc[colon + 1 :])
     if file in ("Native Method", "Unknown Source", ""):
         file = None
     return (file, line, function or None, module or None, None)

@@ -173,12 +173,6 @@ def parse_python(lines: list[str]) -> RawTrace:
     return _flatten(top)
 
 
-def _py_frame_plain(line: str) -> RawFrame | None:
-    """The frame of a ``File "f.py", line 3, in fn`` line, else ``None``."""
-    frame = _FRAME.match(line)
-    return None if frame is None else (frame[1], int(frame[2]), frame[3], None, None)
-
-
 # Frame lines seen before (this trace or an earlier one) and their frames. Only frame lines
 # that a run of frames may take as they are enter it (no ``Traceback``, not indented like a
 # source line): echoed source lines and messages, which may hold secrets, are never kept.
@@ -190,8 +184,12 @@ def _frame_of(line: str) -> RawFrame | None:
     """The frame of a line holding ``File "`` (at most MAX_LINE long), else ``None``."""
     frame = _FRAME_LINES.get(line)
     if frame is None:
-        frame = _py_frame_plain(line)
-        if frame is not None and "Traceback" not in line and not line.startswith("    "):
+        m = _FRAME.match(line)
+        if m is None:
+            return None
+        file, num, function = m.groups()
+        frame = (file, int(num), function, None, None)
+        if "Traceback" not in line and not "    " <= line < "   !":  # (not a source line)
             if len(_FRAME_LINES) >= MEMO_SIZE:
                 _FRAME_LINES.clear()
             _FRAME_LINES[line] = frame
