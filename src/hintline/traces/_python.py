@@ -25,7 +25,7 @@ _HEADER = re.compile(r"\s*(?:\+ )?(Exception Group )?Traceback \(most recent cal
 # (``[^"]`` rather than ``[^"\n]``: lines hold no newline, and a class excluding one character
 # runs about twice as fast in ``re``; possessive: nothing to give back, so no backtracking)
 _FRAME = re.compile(r'\s*+File "([^"]*+)", line (\d++)(?:, in (.++))?$')
-_EXC = re.compile(r"([A-Za-z_][\w.]*)(?:: ?(.*))?$")
+_EXC = re.compile(r"([A-Za-z_][\w.]*+)(?:: ?(.*+))?$")
 _CAUSE = "The above exception was the direct cause of the following exception:"
 _CONTEXT = "During handling of the above exception, another exception occurred:"
 _BOX_SEP = re.compile(r"( *)\+(-\+)?-+(?: (\d+|\.\.\.) -+)?$")
@@ -109,6 +109,8 @@ def parse_python(lines: list[str]) -> RawTrace:
             slot.append(cur)
             pending_rel = None
             state = _FRAMES
+            if not boxed:  # its frames, read as the main loop would (it gets the first non-frame)
+                i, source_indent = _frame_run(lines, i, cur.exc, source_indent)
             continue
         frame = _frame_of(line) if 'File "' in line else None
         if frame is not None:
@@ -197,8 +199,9 @@ def _frame_of(line: str) -> RawFrame | None:
 
 
 def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) -> tuple[int, int]:
-    """Consume the frame and source lines after a frame (outside boxes) in a tight loop,
-    without a Python call per line (a line seen before is one dict lookup).
+    """Consume the frame and source lines after a frame or a ``Traceback`` header (outside
+    boxes) in a tight loop, without a Python call per line (a line seen before is one dict
+    lookup); it reads every line it takes exactly as the main loop would.
 
     Returns the index of the first line it leaves to the main loop and the source indent.
     Lines of other kinds, and any line naming a ``Traceback``, go back to the main loop.
@@ -217,7 +220,7 @@ def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) 
             if "    " <= line < "   !":  # ``line.startswith("    ")`` in two C compares
                 # the echoed source line or its carets (frames are indented by two): never kept
                 # (and never memoised: source lines vary and may hold secrets)
-                if frames[-1][2] is None and len(line) <= max_line:
+                if frames and frames[-1][2] is None and len(line) <= max_line:
                     source_indent = _syntax_caret(exc, line, line.strip(), source_indent)
                 i += 1
                 continue
