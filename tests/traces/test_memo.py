@@ -12,7 +12,7 @@ from hintline.traces import ExceptionInfo, Frame, parse_trace
 from hintline.traces._build import _ExceptionFill, _FrameFill, _table_for
 from hintline.traces._inapp import policy_for
 from hintline.traces._memo import MEMO_SIZE, SETTINGS_MEMO_SIZE, clear_memos, memo_size
-from hintline.traces._php import _row_line
+from hintline.traces._php import _UNPARSED, _Row, _row_line, _row_run
 from hintline.traces._python import _py_frame
 from tests.traces.golden import cases, parse_case
 
@@ -89,13 +89,23 @@ def test_memos_are_bounded() -> None:
 
 
 def test_php_row_split_matches_its_pattern() -> None:
-    """The row test by partition and isdecimal accepts exactly what ``#(\\d+) (.*)$`` does."""
+    """The row test by partition and isdecimal accepts exactly what ``#(\\d+) (.*)$`` does, and
+    so does the row run's quicker test (its head in ``#0``…``#1023``) on unstripped lines."""
     pattern = re.compile(r"#(\d+) (.*)$")
     samples = ["#0 /a.php(3): f()", "#12 {main}", "# 1 x", "#1x y", "#1", "#1 ", "#² x", "#٣ x", "#1  x",
-               "#01 x", "x #1 y", "#1\tx", "#", "#-1 x", "#1 [internal function]: g()"]
+               "#01 x", "x #1 y", "#1\tx", "#", "#-1 x", "#1 [internal function]: g()", "#1023 {main}",
+               "#1024 {main}", "#99999 /a.php(3): f()", "#3 \t ", "#3 /a.php(3): f()  "]
     for s in samples:
         row = _row_line(s)
         assert (row is not None) == (pattern.match(s) is not None), s
+        for line in (s, f"  {s}", f"{s} ", f"\t{s}\r"):
+            stripped = line.strip()
+            is_row = pattern.match(stripped) is not None
+            assert (_row_run([line], 0, []) == 1) == is_row, line
+            rows: list[_Row] = []
+            _row_run([line, line], 0, rows)  # the second time from the memo
+            expected = _row_line(stripped)
+            assert rows == ([] if expected in (None, _UNPARSED) else [expected, expected]), line
 
 
 def test_few_policies_are_kept() -> None:

@@ -10,13 +10,25 @@ from __future__ import annotations
 
 import re
 
-from hintline.traces._memo import line_memo
+from hintline.traces._memo import MEMO_SIZE, line_memo, shared_dict
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["node_frame", "parse_node"]
 
+# ``[cause]: Type [code]: message`` with an optional ``[`` … ``]``, ``] {`` or ``] [`` around
+# it. The message is read greedily and its closing bracket split off by :func:`_header` (a lazy
+# ``.*?`` before an optional tail tries the tail at every character: many times slower).
+# ``\s*+`` and ``[\w$.]*+`` may be possessive: what follows them never starts with what they eat.
 _HEADER = re.compile(
-    r"\s*(?:Uncaught )?(\[cause\]: )?(\[)?([A-Za-z_$][\w$.]*)(?: \[([\w.-]+)\])?(?:: (.*?))?(\] \{|\] \[|\])?$"
+    r"\s*+(?:Uncaught )?(\[cause\]: )?(\[)?([A-Za-z_$][\w$.]*+)(?: \[([\w.-]+)\])?(?:: (.*))?(\] \{|\] \[|\])?$"
+)
+_CLOSES = ("] {", "] [")
+# The common frame line in one match, on the line as printed: ``at fn (file:N:C)`` (``fn``
+# without parentheses, no ``eval at`` location) or ``at file:N:C`` (not ``new …``), with an
+# optional ``async``; the result is what :func:`node_frame` gives (its tests run on all others).
+_COMMON = re.compile(
+    r"\s*+at (?:async )?+(?:([^ (]++(?: [^ (]++)*+) \((?!eval at )([^()]*):(\d++):(\d++)\)"
+    r"|(?!new )([^()]*):(\d++):(\d++))\s*+\Z"
 )
 _MATCHING = re.compile(r"\s*\.\.\. (\d+) lines matching cause stack trace \.\.\.")
 _AS = re.compile(r" \[as [^\]]*\]$")
@@ -54,6 +66,21 @@ def node_frame(rest: str) -> RawFrame:
     return (file, line, func, None, col)
 
 
+def _header(line: str) -> tuple[str | None, str | None, str, str | None, str | None, str | None] | None:
+    """The groups of :data:`_HEADER` as the lazy pattern gave them: (``[cause]: ``, ``[``,
+    type, code, message, closing ``]``/``] {``/``] [``), else ``None``."""
+    m = _HEADER.match(line)
+    if m is None:
+        return None
+    cause, open_, type_, code, message, close = m.groups()
+    if message is not None:  # (then close is None: the message ate it)
+        if message.endswith(_CLOSES):
+            message, close = message[:-3], message[-3:]
+        elif message.endswith("]"):
+            message, close = message[:-1], "]"
+    return cause, open_, type_, code, message, close
+
+
 @line_memo
 def _at_line(s: str) -> tuple[RawFrame, bool] | None:
     """A stripped ``at …`` line's frame and whether it opens a ``{ … }`` block, else ``None``."""
@@ -68,8 +95,59 @@ def _at_line(s: str) -> tuple[RawFrame, bool] | None:
     return node_frame(rest), opens
 
 
+# Frame lines (as printed, indentation and all) seen before and their frames, for the tight
+# loop of :func:`_frame_run`. Only frame lines that open no ``{`` block enter it: message lines
+# may hold secrets.
+_FRAME_LINES: dict[str, RawFrame] = shared_dict()
+
+
+def _frame_run(lines: list[str], i: int, frames: list[RawFrame]) -> int:
+    """Read the run of ``at …`` lines from ``lines[i]`` on into ``frames``; return the index
+    of the first line it leaves: no frame, or a frame that opens a ``{`` block (the caller
+    reads that one). Overlong lines are skipped, as the caller would.
+
+    A tight loop: a line seen before costs one dict lookup and no Python call.
+    """
+    seen = _FRAME_LINES
+    get = seen.get
+    append = frames.append
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        frame = get(line)
+        if frame is None:
+            if len(line) > MAX_LINE:
+                i += 1
+                continue
+            m = _COMMON.match(line)
+            if m is not None:
+                func, file, num, col, file2, num2, col2 = m.groups()
+                if func is None:
+                    frame = (file2, int(num2), None, None, int(col2))
+                else:
+                    if func.endswith("]") and " [as " in func:
+                        func = _AS.sub("", func)
+                    frame = (file, int(num), func, None, int(col))
+            else:
+                s = line.strip()
+                at_frame = _at_line(s) if s.startswith("at ") else None
+                if at_frame is None or at_frame[1]:
+                    break
+                frame = at_frame[0]
+            if len(seen) >= MEMO_SIZE:
+                seen.clear()
+            seen[line] = frame
+        append(frame)
+        i += 1
+    return i
+
+
 def parse_node(lines: list[str]) -> RawTrace:
-    """Parse the first JavaScript error (with its causes and aggregated errors) in ``lines``."""
+    """Parse the first JavaScript error (with its causes and aggregated errors) in ``lines``.
+
+    Runs of frame lines are read by :func:`_frame_run`; every other line goes through the
+    state machine below.
+    """
     trace = RawTrace("javascript")
     out = trace.exceptions
     stack: list[int] = []  # exceptions whose { … } property block is open
@@ -81,7 +159,15 @@ def parse_node(lines: list[str]) -> RawTrace:
     awaiting: RawException | None = None  # attached already, its frames may follow
     placeholders: list[tuple[int, int, int]] = []  # (exception, insert index, count)
     at_line = _at_line
-    for line in lines:
+    n = len(lines)
+    i = 0
+    while i < n:
+        if in_frames and cur is not None:
+            i = _frame_run(lines, i, cur.frames)
+            if i >= n:
+                break
+        line = lines[i]
+        i += 1
         if len(line) > MAX_LINE:
             continue
         s = line.strip()
@@ -105,8 +191,8 @@ def parse_node(lines: list[str]) -> RawTrace:
                 stack.append(len(out) - 1)
                 in_frames = False
             continue
-        more = _MATCHING.match(line)
-        if more and in_frames and cur is not None:
+        more = _MATCHING.match(line) if in_frames and "... " in line else None
+        if more and cur is not None:
             placeholders.append((len(out) - 1, len(cur.frames), int(more[1])))
             continue
         if in_frames:
@@ -134,24 +220,25 @@ def parse_node(lines: list[str]) -> RawTrace:
             if candidate is not None and not stack:
                 candidate = None
             continue
-        header = _HEADER.match(line)
-        if header and (header[2] is None) == (header[6] is None):
+        header = _header(line)
+        if header is not None and (header[1] is None) == (header[5] is None):
+            cause, _, type_, err_code, message, close = header
             if finished and not stack and out:
                 break
-            exc = RawException(header[3], header[5] or "")
-            if header[4]:
-                exc.type = f"{header[3]} [{header[4]}]"
-            if header[1] or header[6] or (stack and errors_of is not None):
+            exc = RawException(type_, message or "")
+            if err_code:
+                exc.type = f"{type_} [{err_code}]"
+            if cause or close or (stack and errors_of is not None):
                 if len(out) >= MAX_EXCEPTIONS:
                     break
-                if header[1]:
+                if cause:
                     exc.relation = "cause"
                 _attach(out, exc, stack, errors_of)
                 cur = awaiting = exc
                 candidate = None
-                if header[6] == "] {":
+                if close == "] {":
                     stack.append(len(out) - 1)
-                elif header[6] == "] [":
+                elif close == "] [":
                     errors_of = len(out) - 1
             else:
                 candidate = exc

@@ -11,10 +11,11 @@ comes first. Call arguments are cut.
 from __future__ import annotations
 
 import json
+import operator
 import re
 from typing import Any
 
-from hintline.traces._memo import line_memo
+from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import (
     MAX_EXCEPTIONS,
     MAX_FRAMES,
@@ -71,35 +72,95 @@ def _row(body: str) -> tuple[str | None, int | None, str] | None:
     return (loc[:open_], int(loc[open_ + 1 :]), call)
 
 
-# A stack row: file, line, the call as printed, and (function, module) of that call.
-_Row = tuple["str | None", "int | None", str, tuple["str | None", "str | None"]]
-_UNPARSED: _Row = (None, None, "", (None, None))  # a ``#N …`` line that is no row
+# A stack row: file, line, (function, module) of its call, and the call as printed.
+_Row = tuple["str | None", "int | None", "str | None", "str | None", str]
+_UNPARSED: _Row = (None, None, None, None, "")  # a ``#N …`` line that is no row
+_CALL = operator.itemgetter(4)
+
+# Rows by what follows ``#N ``: a recursion repeats a row at every depth (only N differs), and
+# a service's rows recur from trace to trace. Only bodies of row lines enter it: message lines
+# may hold secrets.
+_ROW_BODIES: dict[str, _Row] = shared_dict()
+# ``#0`` … ``#1023``: the head of a row line as PHP prints it (numbered in order, no spaces
+# around), so one set lookup of the head tells a row line from any other.
+_HEADS = frozenset(f"#{k}" for k in range(1024))
+# The longest body stored: with the longest head of _HEADS its line is no longer than MAX_LINE,
+# so a body found in the memo never belongs to an overlong line (those are skipped).
+_MAX_BODY = MAX_LINE - len("#1023 ")
 
 
-@line_memo
-def _row_body(body: str) -> _Row:
-    """The row of what follows ``#N `` (a frame repeats with another N), or :data:`_UNPARSED`."""
-    parsed = _row(body)
+def _row_body(body: str) -> _Row | None:
+    """The row of what follows ``#N `` (cut at the first space of the stripped line), or
+    :data:`_UNPARSED` when that is no row, or ``None`` when it is only whitespace (the line
+    then has no space after the number once stripped: no ``#N …`` line at all). A body with
+    trailing whitespace gets the row of the stripped one."""
+    row = _ROW_BODIES.get(body)
+    if row is not None:
+        return row
+    stripped = body.rstrip()
+    if not stripped:
+        return None
+    parsed = _row(stripped)
     if parsed is None:
         return _UNPARSED
     file, line, call = parsed
     if call == "{main}":
-        return (file, line, call, ("{main}", None))
-    module, function = _split_call(call)
-    return (file, line, call, (function, module))
+        row = (file, line, "{main}", None, call)
+    else:
+        module, function = _split_call(call)
+        row = (file, line, function, module, call)
+    if len(body) <= _MAX_BODY:
+        if len(_ROW_BODIES) >= MEMO_SIZE:
+            _ROW_BODIES.clear()
+        _ROW_BODIES[body] = row
+    return row
 
 
-@line_memo
 def _row_line(s: str) -> _Row | None:
     """For a stripped line: ``None`` unless it is a ``#N …`` row; then the row, or
-    :data:`_UNPARSED` when its body is not one. Memoised twice: by line (a trace seen again)
-    and by body (the same frame at another depth of a recursion)."""
+    :data:`_UNPARSED` when its body is not one."""
     if not s.startswith("#"):
         return None
     head, sep, body = s.partition(" ")
     if not sep or not head[1:].isdecimal():  # isdecimal is what the regex's \d matches
         return None
-    return _row_body(body)
+    row = _row_body(body)
+    return _UNPARSED if row is None else row  # (None only when ``s`` was not stripped)
+
+
+def _row_run(lines: list[str], i: int, rows: list[_Row]) -> int:
+    """Read the run of ``#N …`` rows from ``lines[i]`` on into ``rows``; return the index of
+    the first line that is no row. ``#N`` lines that are no row are skipped, as are lines
+    longer than MAX_LINE.
+
+    A tight loop: a line split at its first space whose head is in :data:`_HEADS` costs one
+    lookup of its body (no body of an overlong line is ever stored, see :func:`_row_body`).
+    Only a new body calls :func:`_row_body`, and only another head (more than 1023, spaces
+    around, no row at all) goes through :func:`_row_line`.
+    """
+    heads = _HEADS
+    body_get = _ROW_BODIES.get
+    append = rows.append
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        head, _, body = line.partition(" ")
+        row = body_get(body) if head in heads else None
+        if row is None:
+            if len(line) > MAX_LINE:
+                i += 1
+                continue
+            row = _row_body(body) if head in heads else _row_line(line.strip())
+            if row is None:
+                break
+            if row is _UNPARSED:
+                i += 1
+                continue
+        append(row)
+        i += 1
+    if len(rows) > MAX_FRAMES:
+        del rows[MAX_FRAMES:]  # (the rows past it are dropped, as they always were)
+    return i
 
 
 class _Block:
@@ -112,29 +173,43 @@ class _Block:
         self.rows: list[_Row] = []
 
     def frames(self) -> None:
-        """Each row's location gets the function of the row after it (that line is in it)."""
+        """Each row's location gets the function of the row after it (that line is in it);
+        the rows stop at ``{main}``."""
         out = self.exc.frames
         rows = self.rows
-        nexts = [r[3] for r in rows[1:]]
-        nexts.append((None, None))  # one more than rows when there are none: zip stops early
         if self.file is not None:
-            function, module = rows[0][3] if rows else (None, None)
-            out.append((self.file, self.line, function, module, None))
-        for (file, line, call, _), (function, module) in zip(rows, nexts, strict=False):
-            if call == "{main}" or len(out) >= MAX_FRAMES:
-                break
-            out.append((file, line, function, module, None))
+            first = rows[0] if rows else _UNPARSED
+            out.append((self.file, self.line, first[2], first[3], None))
+        calls = list(map(_CALL, rows))
+        stop = calls.index("{main}") if "{main}" in calls else len(rows)
+        stop = min(stop, MAX_FRAMES - len(out))
+        nexts = rows[1 : stop + 1]
+        out.extend([(r[0], r[1], f[2], f[3], None) for r, f in zip(rows, nexts, strict=False)])
+        if len(nexts) < stop:  # the last row has no row after it
+            last = rows[stop - 1]
+            out.append((last[0], last[1], None, None, None))
 
 
 def parse_php(lines: list[str]) -> RawTrace:
-    """Parse the first PHP exception chain found in ``lines``."""
+    """Parse the first PHP exception chain found in ``lines``.
+
+    Runs of stack rows are read by :func:`_row_run`; the other lines one by one.
+    """
     trace = RawTrace("php")
     blocks: list[_Block] = []
     outer_first = False  # Monolog prints the outer exception first, PHP itself the inner
     header: list[str] = []
     cur: _Block | None = None
     in_rows = False
-    for line in lines:
+    n = len(lines)
+    i = 0
+    while i < n:
+        if in_rows and cur is not None:  # (in_rows: no header is being collected)
+            i = _row_run(lines, i, cur.rows)
+            if i >= n:
+                break
+        line = lines[i]
+        i += 1
         if len(line) > MAX_LINE:
             continue
         s = line.strip()
@@ -148,15 +223,11 @@ def parse_php(lines: list[str]) -> RawTrace:
                 cur = _start(blocks, header, outer_first)
                 header = []
                 in_rows = True
-            else:
-                header.append(line)
-                if len(header) > 50:
-                    header = []
+                i -= 1  # the row run reads it
                 continue
-        row = _row_line(s) if s.startswith("#") else None  # only row lines are memoised
-        if row is not None and cur is not None and in_rows:
-            if row is not _UNPARSED and len(cur.rows) < MAX_FRAMES:
-                cur.rows.append(row)
+            header.append(line)
+            if len(header) > 50:
+                header = []
             continue
         if _THROWN.match(line):
             break

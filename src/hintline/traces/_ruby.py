@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from hintline.traces._memo import line_memo
+from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["parse_ruby"]
@@ -17,6 +17,10 @@ __all__ = ["parse_ruby"]
 _HEAD = re.compile(r"([^\s:][^:]*):(\d+):in [`']([^`'\n]*)': (.*)$")
 _FROM = re.compile(r"\s*from ([^:\n]+):(\d+):in [`']([^`'\n]*)'")
 _CLASS = re.compile(r" \(([A-Z][\w:]*)\)$")
+
+# ``from`` lines seen before (this trace's recursion or an earlier trace) and their frames.
+# Only lines that matched :data:`_FROM` enter it: message lines may hold secrets.
+_FROM_LINES: dict[str, RawFrame] = shared_dict()
 
 
 def _frame(file: str, line: str, method: str) -> RawFrame:
@@ -29,44 +33,46 @@ def _frame(file: str, line: str, method: str) -> RawFrame:
     return (file, int(line), method or None, module, None)
 
 
-@line_memo
-def _from_frame(line: str) -> RawFrame | None:
-    """The frame of a tab-``from file:N:in 'meth'`` line, else ``None``."""
-    f = _FROM.match(line)
-    return None if f is None else _frame(f[1], f[2], f[3])
-
-
 def parse_ruby(lines: list[str]) -> RawTrace:
-    """Parse the first Ruby error (and its printed causes) in ``lines``."""
+    """Parse the first Ruby error (and its printed causes) in ``lines``.
+
+    One tight loop: a ``from`` line seen before costs one dict lookup and an append; only a
+    line that misses is asked whether it is a new frame (``from `` in it) or a header (``:in ``
+    in it), and any other line is skipped.
+    """
     trace = RawTrace("ruby")
     out = trace.exceptions
-    cur: RawException | None = None
+    seen = _FROM_LINES
+    get = seen.get
+    frames: list[RawFrame] = []  # the current exception's; frames before any header are dropped
     for line in lines:
-        if len(line) > MAX_LINE:
-            continue
-        # only frame lines reach the memo (``\s*from `` starts every one): a message line
-        # that merely holds "from " may hold a secret too
-        f = _from_frame(line) if line.lstrip().startswith("from ") else None
-        if f is not None:
-            if cur is not None:
-                cur.frames.append(f)
-            continue
-        h = _HEAD.match(line)
-        if h:
-            if cur is not None and not cur.frames:
-                break
-            if len(out) >= MAX_EXCEPTIONS:
-                break
-            rest = h[4]
-            cls = _CLASS.search(rest)
-            if cls:
-                cur = RawException(cls[1], rest[: cls.start()])
-            else:
-                cur = RawException("RuntimeError" if rest == "unhandled exception" else "Exception", rest)
-            cur.add(_frame(h[1], h[2], h[3]))
-            out.append(cur)
-            continue
-        if cur is not None and line.strip() and not line.startswith((" ", "\t")) and len(out) == 1 and len(cur.frames) == 1:
-            continue
+        frame = get(line)
+        if frame is None:
+            if len(line) > MAX_LINE:
+                continue
+            if "from " in line and line.lstrip().startswith("from "):
+                f = _FROM.match(line)
+                if f is not None:
+                    frame = _frame(f[1], f[2], f[3])
+                    if len(seen) >= MEMO_SIZE:
+                        seen.clear()
+                    seen[line] = frame
+            if frame is None:
+                h = _HEAD.match(line) if ":in " in line else None
+                if h is not None:
+                    if len(out) >= MAX_EXCEPTIONS:
+                        break
+                    rest = h[4]
+                    cls = _CLASS.search(rest)
+                    if cls:
+                        cur = RawException(cls[1], rest[: cls.start()])
+                    else:
+                        cur = RawException("RuntimeError" if rest == "unhandled exception" else "Exception", rest)
+                    cur.add(_frame(h[1], h[2], h[3]))
+                    out.append(cur)
+                    frames = cur.frames
+                continue
+        if out:
+            frames.append(frame)
     trace.chain_parents()
     return trace
