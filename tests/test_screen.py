@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from hintline._screen import LiteralScreen
 from hintline.hint import _CHAIN_MARKERS
+from hintline.traces._detect import _MARKERS, may_hold_trace
 
 pytest.importorskip("hyperscan")  # CI installs it; the `in` path is tested below either way
 
@@ -23,6 +24,17 @@ def test_same_answer_as_in(parts: list[str], noise: str) -> None:
     screen = LiteralScreen(_CHAIN_MARKERS)
     assert screen.search(text) is any(m in text for m in _CHAIN_MARKERS)
     assert screen._database is not None  # the Vectorscan path answered
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["", *_MARKERS, "a", "t", " ", "File", "\n", "é"]), max_size=6),
+    st.text(max_size=200),
+)
+def test_trace_markers_same_answer_as_in(parts: list[str], noise: str) -> None:
+    """parse_trace's quick reject (a screen that stops at the first marker) answers as ``in``."""
+    text = noise.join(parts) + noise
+    assert may_hold_trace(text) is any(m in text for m in _MARKERS)
 
 
 def test_lone_surrogate_falls_back_to_in() -> None:

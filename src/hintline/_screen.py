@@ -15,8 +15,12 @@ from typing import Any
 __all__ = ["LiteralScreen"]
 
 
-def _on_hit(_id: int, _start: int, _end: int, _flags: int, found: list[bool]) -> None:
-    found.append(True)
+def _on_hit(_id: int, _start: int, _end: int, _flags: int, _context: object) -> bool:
+    return True  # the first hit answers: stop the scan (the binding raises ScanTerminated)
+
+
+class _NeverRaised(Exception):
+    """Stands for ``hyperscan.ScanTerminated`` until the database is built."""
 
 
 class LiteralScreen:
@@ -30,6 +34,7 @@ class LiteralScreen:
         self.literals = literals
         self._database: Any = None
         self._failed = False
+        self._stopped: type[BaseException] = _NeverRaised  # the binding's ScanTerminated
         self._lock = threading.Lock()
         self._local = threading.local()
 
@@ -53,13 +58,14 @@ class LiteralScreen:
                             elements=len(self.literals),
                             flags=hs.HS_FLAG_SINGLEMATCH,
                         )
+                        self._stopped = hs.ScanTerminated
                         self._database = database
                     except Exception:  # no wheel
                         self._failed = True
         return self._database
 
     def search(self, text: str) -> bool:
-        """Whether any literal occurs in ``text``."""
+        """Whether any literal occurs in ``text`` (the scan stops at the first one found)."""
         database = self._database if self._database is not None else self._compile()
         if database is not None:
             try:
@@ -68,9 +74,10 @@ class LiteralScreen:
                     import hyperscan as hs
 
                     scratch = self._local.scratch = hs.Scratch(database)
-                found: list[bool] = []
-                database.scan(text.encode("utf-8"), _on_hit, 0, found, scratch)
-                return bool(found)
+                database.scan(text.encode("utf-8"), _on_hit, 0, None, scratch)
+                return False
+            except self._stopped:
+                return True
             except Exception:  # lone surrogates, a re-entrant call: the plain checks decide
                 pass
         return any(literal in text for literal in self.literals)

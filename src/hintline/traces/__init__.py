@@ -90,7 +90,8 @@ def parse_trace(
         source: the trace text (a log entry may hold other lines around it; a JSON-escaped
             one-line trace with ``\\n`` escapes is unescaped), bytes (decoded as UTF-8 with
             replacement) or a live Python exception (its chain and ``__traceback__``).
-        project_root: frames whose file lies inside this folder (or is relative) are in app.
+        project_root: frames whose file lies inside this folder (or is relative) are in app
+            (not JVM frames: they name a file, never a path; their packages decide).
         language: a hint that overrides detection: one of :data:`LANGUAGES` or an alias
             (``js``, ``kotlin``, ``c#``, ``golang``…).
         include: module prefixes or path fragments always in app (decided first).

@@ -67,13 +67,13 @@ class _FrameTable(dict[RawFrame, Frame]):
         self.decisions = policy.decisions
 
     def __missing__(self, raw: RawFrame) -> Frame:
-        file, line, function, module, column = raw
-        name = module if module is not None else function
+        f = _FrameFill()
+        f.file, f.line, f.function, f.module, f.column = raw
+        file = f.file
+        name = f.module if f.module is not None else f.function
         in_app = self.decisions.get((file, name))
         if in_app is None:
             in_app = self.policy.learn(file, name)
-        f = _FrameFill()
-        f.file, f.line, f.function, f.module, f.column = file, line, function, module, column
         f.language = self.language
         f.in_app = in_app
         f.__class__ = Frame  # type: ignore[assignment]
@@ -123,6 +123,8 @@ def build_trace(
     if language in _PACKAGE_LANGUAGES and not include:
         modules = list(map(itemgetter(3), chain.from_iterable(reversed(exc.frames) for exc in excs)))
         packages = _packages(tuple(dict.fromkeys(modules)), memo)
+    if language == "java":
+        project_root = None  # a JVM frame names a file, never a path: the packages decide
     policy = (policy_for if memo else InAppPolicy)(project_root, tuple(include), tuple(exclude), packages)
     index = {id(e): i for i, e in enumerate(raw.exceptions)}
     keep = {index[id(e)]: i for i, e in enumerate(excs)}

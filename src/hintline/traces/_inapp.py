@@ -91,6 +91,10 @@ def is_third_party_module(name: str) -> bool:
     return name.startswith(_MODULE_BY_HEAD.get(name[:2], ()))
 
 
+# What a frame's file alone says about it (InAppPolicy.files).
+_THIRD, _IN, _OUT, _OPEN = 0, 1, 2, 3
+
+
 class InAppPolicy:
     """Decides ``in_app`` for frames; caches per (file, module) since traces repeat them.
 
@@ -104,7 +108,7 @@ class InAppPolicy:
         packages: package prefixes of the application (JVM/.NET frames have no path).
     """
 
-    __slots__ = ("decisions", "exclude", "include", "packages", "root")
+    __slots__ = ("decisions", "exclude", "files", "include", "packages", "root")
 
     def __init__(
         self,
@@ -119,6 +123,8 @@ class InAppPolicy:
         self.exclude = tuple(s for s in exclude if s)
         self.packages = tuple(p for p in packages if p)
         self.decisions: dict[tuple[str | None, str | None], bool] = {}
+        # what a file alone says (one of _THIRD, _IN, _OUT, _OPEN): a file holds many functions
+        self.files: dict[str, int] = {}
 
     def decide(self, file: str | None, module: str | None, function: str | None = None) -> bool:
         """Whether a frame with this file, module and function is the project's own code."""
@@ -141,29 +147,51 @@ class InAppPolicy:
             return True
         if self.exclude and _matches(self.exclude, file, name):
             return False
-        if file:
-            if "/" not in file and "\\" not in file:  # a bare file name (JVM, .NET): inlined
-                if file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES):
-                    return False
-            elif is_third_party_path(file):
+        verdict = _OPEN
+        if file and self.root is None and "/" not in file and "\\" not in file:
+            # a bare file name (JVM, .NET) and no project root: a cheap test, not worth a memo
+            if file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES):
                 return False
+        elif file:
+            found = self.files.get(file)
+            if found is None:
+                found = self._file_verdict(file)
+                files = self.files
+                if len(files) >= MEMO_SIZE:
+                    files.clear()
+                if len(file) <= MAX_LINE:
+                    files[file] = found
+            if found == _THIRD:
+                return False
+            verdict = found
         if name and name.startswith(_MODULE_BY_HEAD.get(name[:2], ())):
             return False
-        if file and self.root:
-            path = file[7:] if file.startswith("file://") else file
-            path = path.replace("\\", "/")
-            if path.startswith(self.root):
-                rel = path[len(self.root) :]
-                return not rel.startswith(("var/", "vendor/"))
-            if _is_relative(path):
-                if "../" in path:
-                    return False  # outside the project (glibc's ./csu/../csu/libc-start.c)
-                return not path.removeprefix("./").startswith(("var/", "vendor/"))
+        if verdict != _OPEN:
+            return verdict == _IN
         if self.packages and name:
             for pkg in self.packages:
                 if name.startswith(pkg) and (len(name) == len(pkg) or name[len(pkg)] in ".$:"):
                     return True
         return False
+
+    def _file_verdict(self, file: str) -> int:
+        """What ``file`` alone says: a third-party place, in or out of the project, or nothing."""
+        if "/" not in file and "\\" not in file:  # a bare file name (JVM, .NET): inlined
+            if file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES):
+                return _THIRD
+        elif is_third_party_path(file):
+            return _THIRD
+        if self.root:
+            path = file[7:] if file.startswith("file://") else file
+            path = path.replace("\\", "/")
+            if path.startswith(self.root):
+                rel = path[len(self.root) :]
+                return _OUT if rel.startswith(("var/", "vendor/")) else _IN
+            if _is_relative(path):
+                if "../" in path:
+                    return _OUT  # outside the project (glibc's ./csu/../csu/libc-start.c)
+                return _OUT if path.removeprefix("./").startswith(("var/", "vendor/")) else _IN
+        return _OPEN
 
 
 @settings_memo
@@ -203,30 +231,45 @@ def app_packages(modules: Sequence[str | None]) -> tuple[str, ...]:
     ``modules`` are given outermost first (the entry point first). The first one that is not a
     runtime, test-runner or framework package gives the package; every later such module's
     package sharing its first two segments narrows it to their common prefix
-    (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``). Only those modules are
-    split, so a trace of new modules costs a prefix test for most of them (no memo needed).
+    (``org.jsoup.integration`` + ``org.jsoup.parser`` → ``org.jsoup``). A trace of new modules
+    costs about one prefix test per module: the classes of a framework package already seen are
+    skipped by one ``startswith`` (every dotted framework prefix ends with a dot, so a class of
+    the same package matches it too), and each later package is split once.
     """
-    unique = list(filter(None, dict.fromkeys(modules)))
     heads = _MODULE_BY_HEAD
-    i = 0
-    for i, module in enumerate(unique):  # noqa: B007 - ``i`` is used after the loop
-        if not module.startswith(heads.get(module[:2], ())):
-            break
+    it = iter(modules)
+    skip = "\x00"  # the package (with its dot) of the last framework module
+    for module in it:
+        if not module or module.startswith(skip):
+            continue
+        if module.startswith(heads.get(module[:2], ())):
+            dot = module.rfind(".")
+            skip = module[: dot + 1] if dot > 0 else "\x00"
+            continue
+        break
     else:
         return ()
-    best = _app_parts(unique[i])
+    best = _app_parts(module)
     if not best:
-        return (unique[i].split(".", 1)[0].split("$")[0],)
+        return (module.split(".", 1)[0].split("$")[0],)
     if len(best) >= 2:
         stem = f"{best[0]}.{best[1]}."
         inside = ".".join(best) + "."  # a module inside the package cannot narrow it
-        # the narrowing keeps the common prefix, so each distinct package counts once
-        later = {_app_parts(m) for m in unique[i + 1 :] if m.startswith(stem) and not m.startswith(inside)}
-        for pkg in later:
+        seen: set[str] = set()
+        for m in it:
+            if not m or not m.startswith(stem) or m.startswith(inside):
+                continue
+            package = m[: m.rfind(".")]
+            if package in seen:
+                continue
+            seen.add(package)
+            pkg = _app_parts(m)
             if pkg is None or len(pkg) < 2:
                 continue
             n = 2
             while n < len(best) and n < len(pkg) and pkg[n] == best[n]:
                 n += 1
-            best = best[:n]
+            if n < len(best):  # narrowing keeps the common prefix: order does not matter
+                best = best[:n]
+                inside = ".".join(best) + "."
     return (".".join(best),)
