@@ -188,3 +188,20 @@ def test_message_lines_stay_out_of_the_memos() -> None:
     assert any("tree.rb:9" in k for k in keys)
     for _, _, secret in cases:
         assert not [k for k in keys if secret in k]
+
+
+def test_dotnet_message_line_starting_with_at_stays_out_of_the_memos() -> None:
+    """A .NET message line that starts with ``at `` but is no frame is not remembered (it may
+    hold a secret); the real captured trace around it parses the same cold and warm."""
+    token = "token=hl-7f3a9c0e5b"
+    lines = (Path(__file__).parent / "fixtures" / "dotnet" / "inner_exception.txt").read_text().split("\n")
+    lines.insert(3, f"at most 3 retries were made with {token}")  # a second line of the message
+    text = "\n".join(lines)
+    clear_memos()
+    first = parse_trace(text)
+    assert first.language == "dotnet"
+    assert len(first.frames) >= 4
+    assert parse_trace(text) == first
+    keys = _memo_keys()
+    assert any("Program.cs:27" in k for k in keys)  # frame lines are kept
+    assert not [k for k in keys if token in k]

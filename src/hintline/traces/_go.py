@@ -7,10 +7,11 @@ Go printed after it. The goroutine's frames belong to the last panic (the outerm
 
 from __future__ import annotations
 
+import itertools
 import re
 
-from hintline.traces._memo import line_memo
-from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawTrace
+from hintline.traces._memo import MEMO_SIZE, shared_dict
+from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["parse_go"]
 
@@ -31,6 +32,12 @@ def _split_func(text: str) -> tuple[str | None, str | None]:
         open_ = text.rfind("(")
         if open_ > 0:
             text = text[:open_]
+    return _split_name(text)
+
+
+def _split_name(text: str) -> tuple[str | None, str | None]:
+    """``github.com/a/b.(*T).M`` → (``github.com/a/b``, ``(*T).M``): the package ends at the
+    first dot after the last slash."""
     slash = text.rfind("/")
     dot = text.find(".", slash + 1)
     if dot <= 0:
@@ -38,54 +45,109 @@ def _split_func(text: str) -> tuple[str | None, str | None]:
     return text[:dot], text[dot + 1 :]
 
 
-# What a line inside a goroutine block is: (kind, location, function, exit status).
-_Line = tuple[int, "tuple[str, int] | None", "tuple[str | None, str | None] | None", "str | None"]
-_LOCATION, _FUNCTION, _END, _EXIT_STATUS, _OTHER = range(5)
+# Lines of goroutine blocks seen before (this trace or an earlier one): a location line's
+# (file, line), a function line's (package, function), two lines in a row (function, then
+# location) and their frame; and a function's name (its line without the arguments) and its
+# (package, function), as deep recursion and other traces repeat it with other argument
+# values. Frame lines only: the line that ends a block (blank, ``exit status``) is not kept.
+_LOC_LINES: dict[str, tuple[str, int]] = shared_dict()
+_FUNC_LINES: dict[str, tuple[str | None, str | None]] = shared_dict()
+_FRAMES: dict[tuple[str, str], RawFrame] = shared_dict()
+_NAMES: dict[str, tuple[str | None, str | None]] = shared_dict()
+_HEX = "0123456789abcdef"
 
 
-@line_memo
-def _goroutine_line(line: str) -> _Line:
-    """Classify a line of a goroutine block (tab-``file.go:N``, ``func(args)``, blank, exit)."""
-    loc = _LOC.match(line)
-    if loc:
-        return (_LOCATION, (loc[1], int(loc[2])), None, None)
-    if not line.strip():
-        return (_END, None, None, None)  # the next goroutine's block follows a blank line
-    exit_ = _EXIT.match(line)
-    if exit_:
-        return (_EXIT_STATUS, None, None, exit_[1])
-    if line[0] != "\t":
-        return (_FUNCTION, None, _split_func(line.strip()), None)
-    return (_OTHER, None, None, None)
+def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawTrace) -> None:
+    """Read the frames of the goroutine block from ``lines[start]`` into ``frames``: each
+    location line (tab-``file.go:N [+0x..]``) with the function line before it, up to a blank
+    line or ``exit status N``; other tab lines and lines longer than MAX_LINE are skipped.
+
+    A trace seen before is looked up two lines at a time in C; from the first frame it does
+    not know, one tight loop reads line by line: a line seen before costs a dict lookup or two,
+    a new one is read inline (no Python call per line).
+    """
+    # the frames seen before, up to the first that is not (``iter`` stops at a None)
+    pairs = zip(itertools.islice(lines, start, None, 2), itertools.islice(lines, start + 1, None, 2), strict=False)
+    known = list(iter(map(_FRAMES.get, pairs).__next__, None))
+    frames += known
+    append = frames.append
+    loc_of = _LOC_LINES.get
+    func_of = _FUNC_LINES.get
+    new_frames: dict[tuple[str, str], RawFrame] = {}
+    func: tuple[str | None, str | None] | None = None  # the function waiting for its location
+    func_line = ""
+    for line in itertools.islice(lines, start + 2 * len(known), None):
+        loc = loc_of(line)
+        if loc is None:
+            called = func_of(line)
+            if called is not None:
+                func, func_line = called, line
+                continue
+            if len(line) > MAX_LINE:
+                continue
+            if line[:1] == "\t":
+                # _LOC (``\t(.+?):(\d+)(?: \+0x[0-9a-f]+)?$``): the digits after the last colon,
+                # once an all-hex `` +0x`` tail is cut (``isdecimal`` is ``\d``)
+                body = line
+                tail = body.rfind(" +0x")
+                if tail > 0 and len(body) > tail + 4 and not body[tail + 4 :].strip(_HEX):
+                    body = body[:tail]
+                file, colon, num = body.rpartition(":")
+                if colon and len(file) > 1 and num.isdecimal():
+                    loc = (file[1:], int(num))
+                    if len(_LOC_LINES) >= MEMO_SIZE:
+                        _LOC_LINES.clear()
+                    _LOC_LINES[line] = loc
+            if loc is None:
+                text = line.strip()
+                if not text:
+                    break  # the next goroutine's block follows a blank line
+                if line[0] == "\t":
+                    continue  # another tab line
+                exit_ = _EXIT.match(line) if line.startswith("exit status ") else None
+                if exit_:
+                    trace.extra["exit_status"] = exit_[1]
+                    break
+                func, func_line = _func_line(text), line
+                if len(_FUNC_LINES) >= MEMO_SIZE:
+                    _FUNC_LINES.clear()
+                _FUNC_LINES[line] = func
+                continue
+        if func is not None:
+            frame = (loc[0], loc[1], func[1], func[0], None)
+            append(frame)
+            new_frames[func_line, line] = frame
+            func = None
+    if len(_FRAMES) + len(new_frames) > MEMO_SIZE:
+        _FRAMES.clear()
+    if len(new_frames) <= MEMO_SIZE:
+        _FRAMES.update(new_frames)
+
+
+def _func_line(text: str) -> tuple[str | None, str | None]:
+    """:func:`_split_func` of a (stripped) function line, the name's split looked up once."""
+    if text[-1] != ")" or text.startswith("created by "):
+        return _split_func(text)
+    cut = text.rfind("(")
+    name = text[:cut] if cut > 0 else text
+    called = _NAMES.get(name)
+    if called is None:
+        called = _split_name(name)
+        if len(_NAMES) >= MEMO_SIZE:
+            _NAMES.clear()
+        _NAMES[name] = called
+    return called
 
 
 def parse_go(lines: list[str]) -> RawTrace:
     """Parse the first Go panic (or fatal error) and its goroutine's frames in ``lines``."""
     trace = RawTrace("go")
     panics: list[RawException] = []
-    in_goroutine = False
-    func: tuple[str | None, str | None] | None = None
-    frames_owner: RawException | None = None
-    goroutine_line = _goroutine_line
-    for line in lines:
+    for i, line in enumerate(lines):
         if len(line) > MAX_LINE:
             continue
-        if in_goroutine:
-            kind, loc, called, status = goroutine_line(line)
-            if kind == _LOCATION:
-                if loc is not None and func is not None and frames_owner is not None:
-                    frames_owner.frames.append((loc[0], loc[1], func[1], func[0], None))
-                    func = None
-            elif kind == _FUNCTION:
-                func = called
-            elif kind == _END:
-                break
-            elif kind == _EXIT_STATUS:
-                trace.extra["exit_status"] = status or ""
-                break
-            continue
         m = _PANIC.match(line)
-        if m and not in_goroutine:
+        if m:
             if len(panics) >= MAX_EXCEPTIONS:
                 continue
             msg = m[2]
@@ -101,10 +163,9 @@ def parse_go(lines: list[str]) -> RawTrace:
         if g and panics:
             trace.extra["goroutine"] = g[1]
             trace.extra["goroutine_state"] = g[2]
-            in_goroutine = True
-            frames_owner = panics[-1]
-            continue
-        if panics and line.strip() and not in_goroutine and line[0] not in " \t":
+            _goroutine(lines, i + 1, panics[-1].frames, trace)
+            break
+        if panics and line.strip() and line[0] not in " \t":
             panics[-1].append_message(line.strip())
     # Go prints the first panic first; the last one is what finally crashed the program.
     for i, exc in enumerate(reversed(panics)):

@@ -8,9 +8,10 @@ it (``rust_begin_unwind``, ``core::panicking::…``) is dropped and counted in `
 
 from __future__ import annotations
 
+import itertools
 import re
 
-from hintline.traces._memo import line_memo
+from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import MAX_LINE, RawException, RawFrame, RawTrace
 
 __all__ = ["parse_rust"]
@@ -18,20 +19,56 @@ __all__ = ["parse_rust"]
 _HEAD = re.compile(r"thread '([^'\n]*)'(?: \((\d+)\))? panicked at (.*)$")
 _OLD_MSG = re.compile(r"'(.*)', (\S+?):(\d+):(\d+)$")
 _NEW_LOC = re.compile(r"(\S+?):(\d+):(\d+):?$")
-_SYMBOL = re.compile(r"\s*(\d+):\s+(?:0x[0-9a-f]+ - )?(.*)$")
-_AT = re.compile(r"\s+at (.+?):(\d+)(?::(\d+))?$")
-_TOKENS = re.compile(r"::|[<>]")  # what the split looks at, left to right
-_HASH = re.compile(r"\[[0-9a-f]{16}\]|::h[0-9a-f]{16}$")
+# The legacy symbol hash (``::h0123…`` at the end) and crate hashes (``std[e28293b1aa0f68bd]``),
+# taken out of many symbols joined by newlines at once (hence MULTILINE: ``$`` is a symbol's
+# end). Two passes, each with a literal start ``re`` finds fast, take out what one pass of
+# ``\[[0-9a-f]{16}\]|::h[0-9a-f]{16}$`` does: the two never overlap, and taking the end off
+# first joins nothing new (it is followed by a newline or the end).
+_LEGACY_HASH = re.compile(r"::h[0-9a-f]{16}$", re.MULTILINE)
+_CRATE_HASH = re.compile(r"\[[0-9a-f]{16}\]")
+_HEX = "0123456789abcdef"
+
+_Names = tuple["str | None", "str | None"]  # (module, function)
+
+# Raw symbols seen before and their (module, function): symbols of frame lines only.
+_SYMBOLS: dict[str, _Names] = shared_dict()
 
 
-def _split_symbol(sym: str) -> tuple[str | None, str | None]:
-    """``core::result::Result<T,E>::unwrap`` → (``core::result::Result<T,E>``, ``unwrap``).
+def _last_top_level(sym: str) -> int:
+    """The index of the last ``::`` outside ``<…>``, or -1: what a left-to-right scan of the
+    ``::``, ``<`` and ``>`` tokens finds, a ``>`` with no ``<`` open being ignored.
+
+    It walks the pieces between ``::`` (split in C, as the scan pairs colons) rather than the
+    tokens: a piece without brackets (most of them) costs two ``in`` tests.
+    """
+    depth = 0
+    last = -1
+    at = -2  # where the ``::`` after the current piece starts
+    for piece in sym.split("::")[:-1]:  # the last piece's brackets come after every ``::``
+        if "<" in piece or ">" in piece:
+            closes = piece.count(">")
+            if closes <= depth:  # no ``>`` can find depth 0: counts are enough
+                depth += piece.count("<") - closes
+            else:
+                for ch in piece:
+                    if ch == "<":
+                        depth += 1
+                    elif ch == ">" and depth:
+                        depth -= 1
+        at += len(piece) + 2
+        if not depth:
+            last = at
+    return last
+
+
+def _split_symbol(sym: str) -> _Names:
+    """``core::result::Result<T,E>::unwrap`` → (``core::result::Result<T,E>``, ``unwrap``), for
+    a symbol without hashes.
 
     ``::`` inside ``<…>`` does not split, and a trailing turbofish (``f::<T>``) is dropped.
     """
-    sym = _HASH.sub("", sym)
     if "<" not in sym:
-        # no generics: the last ``::`` of a left-to-right scan, as the loop below finds it
+        # no generics: the last ``::`` of a left-to-right scan
         parts = sym.split("::")
         if len(parts) == 1:
             return None, sym or None
@@ -39,17 +76,7 @@ def _split_symbol(sym: str) -> tuple[str | None, str | None]:
         module = sym[: len(sym) - len(function) - 2]
         return module or None, function or None
     for _ in range(2):
-        depth = 0
-        last = -1
-        for token in _TOKENS.finditer(sym):
-            t = token[0]
-            if t == "<":
-                depth += 1
-            elif t == ">":
-                if depth:
-                    depth -= 1
-            elif depth == 0:
-                last = token.start()
+        last = _last_top_level(sym)
         if last < 0:
             return None, sym or None
         module, function = sym[:last], sym[last + 2 :]
@@ -60,18 +87,190 @@ def _split_symbol(sym: str) -> tuple[str | None, str | None]:
     return None, sym or None
 
 
-@line_memo
-def _at(line: str) -> tuple[str, int, int | None] | None:
-    """The file, line and column of a backtrace ``at file:L:C`` line, else ``None``."""
-    at = _AT.match(line)
-    return None if at is None else (at[1], int(at[2]), int(at[3]) if at[3] else None)
+def _names(symbols: list[str]) -> list[_Names]:
+    """The (module, function) of each raw symbol: the memo's, else hashes are taken out of all
+    the new ones in one regex pass and each is split."""
+    memo = _SYMBOLS
+    get = memo.get
+    names = [get(s) for s in symbols]
+    if None not in names:
+        return names  # type: ignore[return-value]  # (no None left)
+    missing = [s for s, got in zip(symbols, names, strict=True) if got is None]
+    joined = "\n".join(missing)  # symbols hold no newline
+    if "::h" in joined:
+        joined = _LEGACY_HASH.sub("", joined)
+    if "[" in joined:
+        joined = _CRATE_HASH.sub("", joined)
+    bare = joined.split("\n")
+    new = {raw: _split_symbol(sym) for raw, sym in zip(missing, bare, strict=True)}
+    if len(memo) + len(new) > MEMO_SIZE:
+        memo.clear()
+    if len(new) <= MEMO_SIZE:
+        memo.update(new)
+    return [new[s] if got is None else got for s, got in zip(symbols, names, strict=True)]
 
 
-@line_memo
-def _symbol(line: str) -> tuple[str | None, str | None] | None:
-    """The (module, function) of a backtrace ``N: symbol`` line, else ``None``."""
-    sym = _SYMBOL.match(line)
-    return None if sym is None else _split_symbol(sym[2])
+# One frame of a backtrace as Rust prints it (indented with spaces): the symbol line and, when
+# it has one, its ``at file:L[:C]`` line, whose location is kept as text (``.+:\d++`` is
+# exactly what :func:`_at_body` accepts). On such lines it reads what :func:`_read` reads
+# (``\s`` is only a space here: from a line with a tab or another space on, lines are read
+# one by one).
+_FRAME_PAIR = re.compile(r" *+\d++: ++(?![^\S\n])(?:0x[0-9a-f]++ - )?+(.*)\n(?: ++at (.+:\d++)\n)?")
+# A frame as read from the backtrace: (raw symbol, ``file:L[:C]`` or None)
+_Pair = tuple[str, "str | None"]
+
+# Backtrace lines seen before (this trace or an earlier one) and their readings: a symbol
+# line's raw symbol, an ``at`` line's location text, a location text's (file, line, column).
+# Frame lines only: the line that ends a backtrace (a note, a log line…) is never kept.
+_SYMBOL_LINES: dict[str, str] = shared_dict()
+_AT_LINES: dict[str, str] = shared_dict()
+_LOCATIONS: dict[str, tuple[str, int, int | None]] = shared_dict()
+
+
+def _at_body(body: str) -> tuple[str, int, int | None] | None:
+    r"""``file:L[:C]`` (what ``(.+?):(\d+)(?::(\d+))?$`` matches) → (file, line, column).
+
+    The file is as short as it can be: the last two colons if both are followed by digits
+    (and a file is left), else the last one (``isdecimal`` is ``\d``).
+    """
+    head, colon, last = body.rpartition(":")
+    if colon and last.isdecimal():
+        rest, colon, mid = head.rpartition(":")
+        if colon and mid.isdecimal() and rest:
+            return (rest, int(mid), int(last))
+        if head:
+            return (head, int(last), None)
+    return None
+
+
+def _read(line: str) -> str | None:
+    r"""A backtrace line's reading: ``@`` + the location of an ``at file:L[:C]`` line
+    (``\s+at (.+?):(\d+)(?::(\d+))?$``), ``#`` + the raw symbol of an ``N: [0xADDR - ]symbol``
+    line (``\s*(\d+):\s+(?:0x[0-9a-f]+ - )?(.*)$``), else ``None``."""
+    s = line.lstrip()
+    if s.startswith("at "):
+        return "@" + s[3:] if len(s) < len(line) and _at_body(s[3:]) is not None else None
+    num, colon, rest = s.partition(":")
+    if not colon or not num.isdecimal():
+        return None
+    sym = rest.lstrip()
+    if len(sym) == len(rest):
+        return None
+    if sym.startswith("0x"):
+        cut = sym.find(" - ", 2)
+        if cut > 2 and not sym[2:cut].strip(_HEX):
+            return "#" + sym[cut + 3 :]
+    return "#" + sym
+
+
+def _backtrace(lines: list[str], start: int) -> list[_Pair]:
+    """Read the backtrace from ``lines[start]`` on: ``N: [0xADDR - ]symbol`` lines, each
+    followed by its ``at file:L[:C]`` line when it has one, up to the first other line (a
+    ``note:``, a blank…); ``stack backtrace:`` again and lines longer than MAX_LINE are skipped.
+
+    Lines seen before cost a dict lookup or two each; from the first new one on, the rest is
+    read by :func:`_scan`.
+    """
+    symbol_of = _SYMBOL_LINES.get
+    location_of = _AT_LINES.get
+    pairs: list[_Pair] = []
+    append = pairs.append
+    pending: str | None = None  # the symbol waiting for its ``at`` line
+    for i in range(start, len(lines)):
+        line = lines[i]
+        sym = symbol_of(line)
+        if sym is not None:
+            if pending is not None:
+                append((pending, None))
+            pending = sym
+            continue
+        body = location_of(line)
+        if body is None:
+            return _scan(lines, i, pairs, pending)
+        if pending is None:
+            break  # an ``at`` line with no symbol before it ends the backtrace
+        append((pending, body))
+        pending = None
+    if pending is not None:
+        append((pending, None))
+    return pairs
+
+
+def _scan(lines: list[str], start: int, pairs: list[_Pair], pending: str | None) -> list[_Pair]:
+    """Go on reading the backtrace from ``lines[start]`` (see :func:`_backtrace`), remembering
+    the lines read.
+
+    The frames as Rust prints them are read from the joined lines by :data:`_FRAME_PAIR`, one
+    match per frame and no Python work per line; from the first line it does not take on, the
+    rest is read line by line (a long line in what it took sends it all to that slow path).
+    """
+    if pending is not None:  # first the line after a symbol: its ``at`` line, or a new frame
+        line = lines[start]
+        got = _read(line) if len(line) <= MAX_LINE else None
+        if got is None:
+            return _by_line(lines, start, pairs, pending)
+        if got[0] == "@":
+            _remember(_AT_LINES, {line: got[1:]})
+            pairs.append((pending, got[1:]))
+            start += 1
+        else:
+            pairs.append((pending, None))
+    block = "\n".join(lines[start:]) + "\n"
+    # a scanner's ``match`` goes on where its last match ended: no position kept in Python
+    matches = list(iter(_FRAME_PAIR.scanner(block).match, None))  # type: ignore[attr-defined]
+    if not matches:
+        return _by_line(lines, start, pairs)
+    taken = block.count("\n", 0, matches[-1].end())
+    if max(map(len, itertools.islice(lines, start, start + taken))) > MAX_LINE:
+        return _by_line(lines, start, pairs)
+    new: list[_Pair] = list(map(re.Match.groups, matches))  # type: ignore[arg-type]
+    symbol_lines: dict[str, str] = {}
+    at_lines: dict[str, str] = {}
+    i = start
+    for sym, body in new:  # the lines it read, for the next trace
+        symbol_lines[lines[i]] = sym
+        i += 1
+        if body is not None:
+            at_lines[lines[i]] = body
+            i += 1
+    _remember(_SYMBOL_LINES, symbol_lines)
+    _remember(_AT_LINES, at_lines)
+    pairs += new
+    pending = pairs.pop()[0] if new[-1][1] is None else None  # its ``at`` line may come later
+    return _by_line(lines, start + taken, pairs, pending)
+
+
+def _remember(memo: dict[str, str], new: dict[str, str]) -> None:
+    """Add ``new`` to ``memo``, emptying it first when it would grow past MEMO_SIZE."""
+    if len(memo) + len(new) > MEMO_SIZE:
+        memo.clear()
+    if len(new) <= MEMO_SIZE:
+        memo.update(new)
+
+
+def _by_line(lines: list[str], start: int, pairs: list[_Pair], pending: str | None = None) -> list[_Pair]:
+    """Go on reading the backtrace line by line from ``lines[start]`` (see :func:`_backtrace`)."""
+    append = pairs.append
+    for line in itertools.islice(lines, start, None):
+        if len(line) > MAX_LINE:
+            continue
+        got = _read(line)
+        if got is None:
+            if line.strip() == "stack backtrace:":
+                continue
+            break  # a note, a blank or any other line ends the backtrace
+        if got[0] == "#":
+            if pending is not None:
+                append((pending, None))
+            pending = got[1:]
+        elif pending is None:
+            break  # an ``at`` line with no symbol before it
+        else:
+            append((pending, got[1:]))
+            pending = None
+    if pending is not None:
+        append((pending, None))
+    return pairs
 
 
 def parse_rust(lines: list[str]) -> RawTrace:
@@ -79,10 +278,9 @@ def parse_rust(lines: list[str]) -> RawTrace:
     trace = RawTrace("rust")
     exc: RawException | None = None
     site: RawFrame | None = None
-    in_message = in_backtrace = False
-    frames: list[RawFrame] = []
-    pending: tuple[str | None, str | None] | None = None
-    for line in lines:
+    in_message = False
+    frames: list[_Pair] = []
+    for i, line in enumerate(lines):
         if len(line) > MAX_LINE:
             continue
         if exc is None:
@@ -106,56 +304,62 @@ def parse_rust(lines: list[str]) -> RawTrace:
             continue
         s = line.strip()
         if s == "stack backtrace:":
-            in_message, in_backtrace = False, True
-            continue
+            frames = _backtrace(lines, i + 1)
+            break
         if s.startswith("note: "):
-            if in_backtrace:
-                break
             in_message = False
             continue
         if in_message:
             exc.append_message(line)
             continue
-        if not in_backtrace:
-            if s:
-                break
-            continue
-        at = _at(line)
-        if at is not None and pending is not None:
-            frames.append((at[0], at[1], pending[1], pending[0], at[2]))
-            pending = None
-            continue
-        sym = _symbol(line)
-        if sym is not None:
-            if pending is not None:
-                frames.append((None, None, pending[1], pending[0], None))
-            pending = sym
-            continue
-        break
+        if s:
+            break
     if exc is None:
         return trace
-    if pending is not None:
-        frames.append((None, None, pending[1], pending[0], None))
     _place_frames(exc, site, frames)
     trace.exceptions.append(exc)
     return trace
 
 
-def _place_frames(exc: RawException, site: RawFrame | None, frames: list[RawFrame]) -> None:
+def _place_frames(exc: RawException, site: RawFrame | None, pairs: list[_Pair]) -> None:
+    """Add the frames from the one at the panic location on (the panic machinery printed
+    before it is counted in ``omitted``), else the location and every frame."""
+    if not pairs:
+        if site is not None:
+            exc.add(site)
+        return
     start = -1
     if site is not None:
         want = site[0].removeprefix("./") if site[0] else ""
-        for i, frame in enumerate(frames):
-            file = frame[0].removeprefix("./") if frame[0] else None
-            if file and frame[1] == site[1] and (file == want or file.endswith("/" + want)):
+        for i, (_, body) in enumerate(pairs):
+            if body is None or want not in body:  # (the file holds ``want``: cheap test first)
+                continue
+            file, line, _ = _at_body(body)  # type: ignore[misc]  # (the reading checked it)
+            file = file.removeprefix("./")
+            if file and line == site[1] and (file == want or file.endswith("/" + want)):
                 start = i
                 break
     if start >= 0:
         exc.omitted += start
-        for frame in frames[start:]:
-            exc.add(frame)
-        return
-    if site is not None:
+        pairs = pairs[start:]
+    elif site is not None:
         exc.add(site)
-    for frame in frames:
-        exc.add(frame)
+    names = _names([pair[0] for pair in pairs])
+    append = exc.frames.append
+    seen = _LOCATIONS
+    for (_, body), (module, function) in zip(pairs, names, strict=True):
+        if body is None:
+            append((None, None, function, module, None))
+            continue
+        at = seen.get(body)
+        if at is None:
+            if len(seen) >= MEMO_SIZE:
+                seen.clear()
+            # ``_at_body`` inline (the reading checked the location)
+            head, _, last = body.rpartition(":")
+            rest, colon, mid = head.rpartition(":")
+            if colon and mid.isdecimal() and rest:
+                at = seen[body] = (rest, int(mid), int(last))
+            else:
+                at = seen[body] = (head, int(last), None)
+        append((at[0], at[1], function, module, at[2]))
