@@ -8,8 +8,8 @@ import re
 import tracemalloc
 from pathlib import Path
 
-from hintline.traces import ExceptionInfo, Frame, parse_trace
-from hintline.traces._build import _ExceptionFill, _FrameFill, _table_for
+from hintline.traces import ExceptionInfo, Frame, Trace, parse_trace
+from hintline.traces._build import _ExceptionFill, _FrameFill, _table_for, _TraceFill
 from hintline.traces._inapp import policy_for
 from hintline.traces._memo import MEMO_SIZE, SETTINGS_MEMO_SIZE, clear_memos, memo_size
 from hintline.traces._php import _UNPARSED, _Row, _row_line, _row_run
@@ -21,10 +21,13 @@ def test_frame_fill_has_frames_layout() -> None:
     """The fast builder's slots are exactly Frame's fields, so ``__class__`` can be assigned."""
     assert _FrameFill.__slots__ == tuple(f.name for f in dataclasses.fields(Frame))
     assert _ExceptionFill.__slots__ == tuple(f.name for f in dataclasses.fields(ExceptionInfo))
+    assert _TraceFill.__slots__ == tuple(f.name for f in dataclasses.fields(Trace))
     built = parse_trace("Traceback (most recent call last):\n  File \"/a/x.py\", line 3, in f\nValueError: v\n")
     frame = built.exceptions[0].frames[0]
     assert type(frame) is Frame
     assert type(built.exceptions[0]) is ExceptionInfo
+    assert type(built) is Trace
+    assert built == Trace(built.exceptions, "python", {})
     assert built.exceptions[0] == ExceptionInfo("ValueError", "v", (frame,), "python")
     assert frame == Frame("/a/x.py", 3, "f", None, "python", False)
     assert hash(frame) == hash(Frame("/a/x.py", 3, "f", None, "python", False))
