@@ -8,8 +8,8 @@ import re
 import tracemalloc
 from pathlib import Path
 
-from hintline.traces import ExceptionInfo, Frame, parse_trace
-from hintline.traces._build import _ExceptionFill, _FrameFill, _table_for
+from hintline.traces import ExceptionInfo, Frame, Trace, parse_trace
+from hintline.traces._build import _ExceptionFill, _FrameFill, _table_for, _TraceFill
 from hintline.traces._inapp import policy_for
 from hintline.traces._memo import MEMO_SIZE, SETTINGS_MEMO_SIZE, clear_memos, memo_size
 from hintline.traces._php import _UNPARSED, _Row, _row_line, _row_run
@@ -21,10 +21,13 @@ def test_frame_fill_has_frames_layout() -> None:
     """The fast builder's slots are exactly Frame's fields, so ``__class__`` can be assigned."""
     assert _FrameFill.__slots__ == tuple(f.name for f in dataclasses.fields(Frame))
     assert _ExceptionFill.__slots__ == tuple(f.name for f in dataclasses.fields(ExceptionInfo))
+    assert _TraceFill.__slots__ == tuple(f.name for f in dataclasses.fields(Trace))
     built = parse_trace("Traceback (most recent call last):\n  File \"/a/x.py\", line 3, in f\nValueError: v\n")
     frame = built.exceptions[0].frames[0]
     assert type(frame) is Frame
     assert type(built.exceptions[0]) is ExceptionInfo
+    assert type(built) is Trace
+    assert built == Trace(built.exceptions, "python", {})
     assert built.exceptions[0] == ExceptionInfo("ValueError", "v", (frame,), "python")
     assert frame == Frame("/a/x.py", 3, "f", None, "python", False)
     assert hash(frame) == hash(Frame("/a/x.py", 3, "f", None, "python", False))
@@ -185,3 +188,20 @@ def test_message_lines_stay_out_of_the_memos() -> None:
     assert any("tree.rb:9" in k for k in keys)
     for _, _, secret in cases:
         assert not [k for k in keys if secret in k]
+
+
+def test_dotnet_message_line_starting_with_at_stays_out_of_the_memos() -> None:
+    """A .NET message line that starts with ``at `` but is no frame is not remembered (it may
+    hold a secret); the real captured trace around it parses the same cold and warm."""
+    token = "token=hl-7f3a9c0e5b"
+    lines = (Path(__file__).parent / "fixtures" / "dotnet" / "inner_exception.txt").read_text().split("\n")
+    lines.insert(3, f"at most 3 retries were made with {token}")  # a second line of the message
+    text = "\n".join(lines)
+    clear_memos()
+    first = parse_trace(text)
+    assert first.language == "dotnet"
+    assert len(first.frames) >= 4
+    assert parse_trace(text) == first
+    keys = _memo_keys()
+    assert any("Program.cs:27" in k for k in keys)  # frame lines are kept
+    assert not [k for k in keys if token in k]

@@ -48,6 +48,15 @@ class _ExceptionFill:
     omitted: int
 
 
+class _TraceFill:
+    """:class:`Trace`'s slot layout, filled the same way as :class:`_FrameFill`."""
+
+    __slots__ = Trace.__slots__
+    exceptions: tuple[ExceptionInfo, ...]
+    language: str
+    extra: dict[str, str]
+
+
 class _FrameTable(dict[RawFrame, Frame]):
     """The Frames made for one language under one in_app policy, by raw frame.
 
@@ -83,19 +92,23 @@ class _FrameTable(dict[RawFrame, Frame]):
 
 _table_for = settings_memo(_FrameTable)  # shared between calls; emptied past MEMO_SIZE entries
 
-# The application's packages by the distinct modules of a trace, outermost first: the same code
-# throwing again (from other lines, as after a release) has the same modules.
+# The application's packages by the modules of a trace's frames, outermost first: the same code
+# throwing again (from other lines, as after a release) has the same modules. The key is the
+# modules as the frames give them, repeats and all (no pass to drop them on a hit); a longer one
+# is first cut to its distinct modules.
 _PACKAGES: dict[tuple[str | None, ...], tuple[str, ...]] = shared_dict()
 _PACKAGES_SIZE = 256  # entries (each a tuple of at most _PACKAGES_KEY module names)
 _PACKAGES_KEY = 256
 
 
 def _packages(modules: tuple[str | None, ...], memo: bool) -> tuple[str, ...]:
+    if len(modules) > _PACKAGES_KEY:
+        modules = tuple(dict.fromkeys(modules))
     if not memo or len(modules) > _PACKAGES_KEY:
         return app_packages(modules)
     packages = _PACKAGES.get(modules)
     if packages is None:
-        packages = app_packages(modules)
+        packages = app_packages(tuple(dict.fromkeys(modules)))
         if len(_PACKAGES) >= _PACKAGES_SIZE:
             _PACKAGES.clear()
         _PACKAGES[modules] = packages
@@ -121,13 +134,15 @@ def build_trace(
     language = raw.language
     packages: tuple[str, ...] = ()
     if language in _PACKAGE_LANGUAGES and not include:
-        modules = list(map(itemgetter(3), chain.from_iterable(reversed(exc.frames) for exc in excs)))
-        packages = _packages(tuple(dict.fromkeys(modules)), memo)
+        modules = tuple(map(itemgetter(3), chain.from_iterable([reversed(exc.frames) for exc in excs])))
+        packages = _packages(modules, memo)
     if language == "java":
         project_root = None  # a JVM frame names a file, never a path: the packages decide
     policy = (policy_for if memo else InAppPolicy)(project_root, tuple(include), tuple(exclude), packages)
-    index = {id(e): i for i, e in enumerate(raw.exceptions)}
-    keep = {index[id(e)]: i for i, e in enumerate(excs)}
+    keep: dict[int, int] | None = None  # old index -> new, when exceptions were dropped
+    if len(excs) != len(raw.exceptions):
+        index = {id(e): i for i, e in enumerate(raw.exceptions)}
+        keep = {index[id(e)]: i for i, e in enumerate(excs)}
     out: list[ExceptionInfo] = []
     table = _table_for(language, policy) if memo else _FrameTable(language, policy)
     get = table.__getitem__
@@ -138,7 +153,9 @@ def build_trace(
             omitted += len(raw_frames) - MAX_FRAMES
             raw_frames = raw_frames[:MAX_FRAMES]
         frames = tuple(map(get, raw_frames))
-        parent = keep.get(exc.parent) if exc.parent is not None else None
+        parent = exc.parent
+        if parent is not None and keep is not None:
+            parent = keep.get(parent)
         e = _ExceptionFill()
         e.type = exc.type or "Error"
         e.message = exc.message
@@ -151,4 +168,9 @@ def build_trace(
         out.append(e)  # type: ignore[arg-type]
     if len(table) > MEMO_SIZE:
         table.clear()
-    return Trace(exceptions=tuple(out), language=language, extra=dict(raw.extra))
+    trace = _TraceFill()
+    trace.exceptions = tuple(out)
+    trace.language = language
+    trace.extra = dict(raw.extra)
+    trace.__class__ = Trace  # type: ignore[assignment]
+    return trace  # type: ignore[return-value]

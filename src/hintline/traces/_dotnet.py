@@ -108,9 +108,12 @@ def parse_dotnet(lines: list[str]) -> RawTrace:
             m = _TYPE.match(line)
             if not m:
                 continue
-            for part in line.split(" ---> ")[:MAX_EXCEPTIONS]:
-                pm = _TYPE.match(part)
-                chain.append(RawException(pm[1], (pm[2] or "").strip()) if pm else RawException("Exception", part.strip()))
+            if " ---> " not in line:  # one exception: the match above is that of its only part
+                chain.append(RawException(m[1], (m[2] or "").strip()))
+            else:
+                for part in line.split(" ---> ")[:MAX_EXCEPTIONS]:
+                    pm = _TYPE.match(part)
+                    chain.append(RawException(pm[1], (pm[2] or "").strip()) if pm else RawException("Exception", part.strip()))
             block = len(chain) - 1
             continue
         if s and chain and not in_frames:

@@ -25,7 +25,7 @@ _HEADER = re.compile(r"\s*(?:\+ )?(Exception Group )?Traceback \(most recent cal
 # (``[^"]`` rather than ``[^"\n]``: lines hold no newline, and a class excluding one character
 # runs about twice as fast in ``re``; possessive: nothing to give back, so no backtracking)
 _FRAME = re.compile(r'\s*+File "([^"]*+)", line (\d++)(?:, in (.++))?$')
-_EXC = re.compile(r"([A-Za-z_][\w.]*)(?:: ?(.*))?$")
+_EXC = re.compile(r"([A-Za-z_][\w.]*+)(?:: ?(.*+))?$")
 _CAUSE = "The above exception was the direct cause of the following exception:"
 _CONTEXT = "During handling of the above exception, another exception occurred:"
 _BOX_SEP = re.compile(r"( *)\+(-\+)?-+(?: (\d+|\.\.\.) -+)?$")
@@ -109,6 +109,8 @@ def parse_python(lines: list[str]) -> RawTrace:
             slot.append(cur)
             pending_rel = None
             state = _FRAMES
+            if not boxed:  # its frames, read as the main loop would (it gets the first non-frame)
+                i, source_indent = _frame_run(lines, i, cur.exc, source_indent)
             continue
         frame = _frame_of(line) if 'File "' in line else None
         if frame is not None:
@@ -173,12 +175,6 @@ def parse_python(lines: list[str]) -> RawTrace:
     return _flatten(top)
 
 
-def _py_frame_plain(line: str) -> RawFrame | None:
-    """The frame of a ``File "f.py", line 3, in fn`` line, else ``None``."""
-    frame = _FRAME.match(line)
-    return None if frame is None else (frame[1], int(frame[2]), frame[3], None, None)
-
-
 # Frame lines seen before (this trace or an earlier one) and their frames. Only frame lines
 # that a run of frames may take as they are enter it (no ``Traceback``, not indented like a
 # source line): echoed source lines and messages, which may hold secrets, are never kept.
@@ -190,8 +186,12 @@ def _frame_of(line: str) -> RawFrame | None:
     """The frame of a line holding ``File "`` (at most MAX_LINE long), else ``None``."""
     frame = _FRAME_LINES.get(line)
     if frame is None:
-        frame = _py_frame_plain(line)
-        if frame is not None and "Traceback" not in line and not line.startswith("    "):
+        m = _FRAME.match(line)
+        if m is None:
+            return None
+        file, num, function = m.groups()
+        frame = (file, int(num), function, None, None)
+        if "Traceback" not in line and not "    " <= line < "   !":  # (not a source line)
             if len(_FRAME_LINES) >= MEMO_SIZE:
                 _FRAME_LINES.clear()
             _FRAME_LINES[line] = frame
@@ -199,8 +199,9 @@ def _frame_of(line: str) -> RawFrame | None:
 
 
 def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) -> tuple[int, int]:
-    """Consume the frame and source lines after a frame (outside boxes) in a tight loop,
-    without a Python call per line (a line seen before is one dict lookup).
+    """Consume the frame and source lines after a frame or a ``Traceback`` header (outside
+    boxes) in a tight loop, without a Python call per line (a line seen before is one dict
+    lookup); it reads every line it takes exactly as the main loop would.
 
     Returns the index of the first line it leaves to the main loop and the source indent.
     Lines of other kinds, and any line naming a ``Traceback``, go back to the main loop.
@@ -219,7 +220,7 @@ def _frame_run(lines: list[str], i: int, exc: RawException, source_indent: int) 
             if "    " <= line < "   !":  # ``line.startswith("    ")`` in two C compares
                 # the echoed source line or its carets (frames are indented by two): never kept
                 # (and never memoised: source lines vary and may hold secrets)
-                if frames[-1][2] is None and len(line) <= max_line:
+                if frames and frames[-1][2] is None and len(line) <= max_line:
                     source_indent = _syntax_caret(exc, line, line.strip(), source_indent)
                 i += 1
                 continue
