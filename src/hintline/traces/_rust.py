@@ -68,15 +68,15 @@ def _split_symbol(sym: str) -> _Names:
 
     ``::`` inside ``<…>`` does not split, and a trailing turbofish (``f::<T>``) is dropped.
     """
-    if "<" not in sym:
-        # no generics: the last ``::`` of a left-to-right scan
-        parts = sym.split("::")
-        if len(parts) == 1:
-            return None, sym or None
-        function = parts[-1]
-        module = sym[: len(sym) - len(function) - 2]
-        return module or None, function or None
     for _ in range(2):
+        if "<" not in sym:
+            # no generics: the last ``::`` of a left-to-right scan (no function starts ``<``)
+            parts = sym.split("::")
+            if len(parts) == 1:
+                return None, sym or None
+            function = parts[-1]
+            module = sym[: len(sym) - len(function) - 2]
+            return module or None, function or None
         last = _last_top_level(sym)
         if last < 0:
             return None, sym or None
