@@ -85,12 +85,19 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
     func: tuple[str | None, str | None] | None = None  # the function waiting for its location
     func_line = ""
     func_new = False  # its line is not in _FUNC_LINES yet
+    # function lines read in this call that made no frame yet (none kept after it)
+    here: dict[str, tuple[str | None, str | None]] = {}
+    read_here = here.get
     for line in itertools.islice(lines, start, None):
         loc = loc_of(line)
         if loc is None:
             called = func_of(line)
             if called is not None:
                 func, func_line, func_new = called, line, False
+                continue
+            called = read_here(line)  # a function line read before in this block
+            if called is not None:
+                func, func_line, func_new = called, line, True
                 continue
             # a line not seen before, read inline in the order of _goroutine_line
             if len(line) > MAX_LINE:
@@ -139,6 +146,7 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
                         break
                     func = _split_func(text)
                 func_line, func_new = line, True
+                here[line] = func
                 continue
         if func is not None:
             frame = (loc[0], loc[1], func[1], func[0], None)
