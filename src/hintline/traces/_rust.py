@@ -364,7 +364,7 @@ def _place_frames(exc: RawException, site: RawFrame | None, pairs: list[_Pair]) 
         for i, (_, body) in enumerate(pairs):
             if body is None or want not in body:  # (the file holds ``want``: cheap test first)
                 continue
-            file, line, _ = _at_body(body)  # type: ignore[misc]  # (the reading checked it)
+            file, line, _ = _LOCATIONS.get(body) or _at_body(body)  # type: ignore[misc]  # (checked)
             file = file.removeprefix("./")
             if file and line == site[1] and (file == want or file.endswith("/" + want)):
                 start = i
