@@ -271,7 +271,9 @@ def _header_text(line: str) -> str | None:
     s = line.strip()
     if s.startswith("Next "):
         return s[5:]
-    m = _UNCAUGHT.search(line)
+    # (a search tries the pattern at every character: 25 µs on a 600-character log line, so
+    # only a line holding its literal part is searched)
+    m = _UNCAUGHT.search(line) if "Uncaught " in line else None
     if m:
         return m[1]
     pos = s.find("[object] (")
@@ -280,7 +282,7 @@ def _header_text(line: str) -> str | None:
     pos = s.rfind('"exception":"')
     if pos >= 0:
         return s[pos + 13 :]
-    if _TYPE.match(s) and (" in /" in s or (" in " in s and ":\\" in s)):
+    if (" in /" in s or (" in " in s and ":\\" in s)) and _TYPE.match(s):
         return s
     return None
 
