@@ -88,7 +88,8 @@ def test_php_row_loop_matches_the_row_test() -> None:
     """The row loop's head-in-a-set test reads every line as the partition-and-isdecimal test
     does, stopping at the same line, with or without the body in the memo."""
     bodies = ["/a.php(3): f()", "{main}", "[internal function]: g('x')", "/a.php(3): A\\B->c('#1 x')", "x", " x",
-              "/a(b).php(3): f()", "/a.php(\u00b2): f()", "", "  "]
+              "/a(b).php(3): f()", "/a.php(\u00b2): f()", "", "  ", "/a): x.php(3): f()", "{main}(1): x",
+              "[internal function]: a(1): b()", "/a.php(3):  f()", "/a.php(3): ", "C:\\a.php(3): {closure}(1)"]
     heads = ["#0", "#7", "#1023", "#1024", "#99999", "#\u0663", "#01", "# 1", "#1x", "#", "x"]
     lines = [f"{lead}{head} {body}{trail}" for lead, head, body, trail in
              itertools.product(["", "  ", "\t"], heads, bodies, ["", " ", "\r"])]
@@ -107,3 +108,17 @@ def test_php_row_loop_matches_the_row_test() -> None:
                 assert (stop, rows) == (1, []), line
             else:
                 assert (stop, rows) == (1, [expected]), line
+
+
+def test_php_row_shape_splits_as_row() -> None:
+    """The one-match row body (:data:`_php._ROW_SHAPE`) splits a body exactly as ``_row`` does."""
+    files = ["/a.php", "/a b/c.php", "C:\\a.php", "/a(b).php", "/a).php", "/a): x.php", "{main}", "x", ""]
+    nums = ["3", "12", "\u00b2", "\u0663", "", "3x"]
+    calls = ["f()", "A\\B->c('#1 x')", "{closure}(1)", " f()", "", "a(1): b()", "{main}"]
+    bodies = [f"{file}({num}): {call}" for file, num, call in itertools.product(files, nums, calls)]
+    bodies += ["{main}", "{main}(1): x", "[internal function]: a(1): b()", "/a.php(3):", "/a.php(3)"]
+    for body in bodies:
+        shape = _php._ROW_SHAPE.match(body)
+        if shape is not None:
+            file, num, call = shape.groups()
+            assert _php._row(body) == (file, int(num), call), body
