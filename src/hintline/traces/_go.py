@@ -17,6 +17,8 @@ __all__ = ["parse_go"]
 
 _PANIC = re.compile(r"\s*(panic|fatal error): (.*)$")
 _GOROUTINE = re.compile(r"goroutine (\d+) \[([^\]]*)\]:$")
+# A location line and an exit line. The goroutine loop reads location lines inline by
+# ``rpartition`` (tests/traces/test_rust_go_readers.py checks it reads what _LOC reads).
 _LOC = re.compile(r"\t(.+?):(\d+)(?: \+0x[0-9a-f]+)?$")
 _EXIT = re.compile(r"exit status (\d+)$")
 
@@ -49,7 +51,7 @@ def _split_name(text: str) -> tuple[str | None, str | None]:
 # (file, line), a function line's (package, function), two lines in a row (function, then
 # location) and their frame; and a function's name (its line without the arguments) and its
 # (package, function), as deep recursion and other traces repeat it with other argument
-# values. Frame lines only: the line that ends a block (blank, ``exit status``) is not kept.
+# values. Frame lines only (a function line once a location follows it), and ``exit status N``.
 _LOC_LINES: dict[str, tuple[str, int]] = shared_dict()
 _FUNC_LINES: dict[str, tuple[str | None, str | None]] = shared_dict()
 _FRAMES: dict[tuple[str, str], RawFrame] = shared_dict()
@@ -82,12 +84,20 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
     new_frames: dict[tuple[str, str], RawFrame] = {}
     func: tuple[str | None, str | None] | None = None  # the function waiting for its location
     func_line = ""
+    func_new = False  # its line is not in _FUNC_LINES yet
+    # function lines read in this call that made no frame yet (none kept after it)
+    here: dict[str, tuple[str | None, str | None]] = {}
+    read_here = here.get
     for line in itertools.islice(lines, start, None):
         loc = loc_of(line)
         if loc is None:
             called = func_of(line)
             if called is not None:
-                func, func_line = called, line
+                func, func_line, func_new = called, line, False
+                continue
+            called = read_here(line)  # a function line read before in this block
+            if called is not None:
+                func, func_line, func_new = called, line, True
                 continue
             # a line not seen before, read inline in the order of _goroutine_line
             if len(line) > MAX_LINE:
@@ -135,14 +145,16 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
                         trace.extra["exit_status"] = status
                         break
                     func = _split_func(text)
-                func_line = line
-                if len(_FUNC_LINES) >= MEMO_SIZE:
-                    _FUNC_LINES.clear()
-                _FUNC_LINES[line] = func
+                func_line, func_new = line, True
+                here[line] = func
                 continue
         if func is not None:
             frame = (loc[0], loc[1], func[1], func[0], None)
             append(frame)
+            if func_new:  # kept once it has made a frame (a log line may follow a block)
+                if len(_FUNC_LINES) >= MEMO_SIZE:
+                    _FUNC_LINES.clear()
+                _FUNC_LINES[func_line] = func
             if many:
                 new_frames[func_line, line] = frame
             func = None
