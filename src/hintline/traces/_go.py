@@ -54,6 +54,8 @@ _LOC_LINES: dict[str, tuple[str, int]] = shared_dict()
 _FUNC_LINES: dict[str, tuple[str | None, str | None]] = shared_dict()
 _FRAMES: dict[tuple[str, str], RawFrame] = shared_dict()
 _NAMES: dict[str, tuple[str | None, str | None]] = shared_dict()
+# ``exit status N`` lines (``go run`` prints one after the trace) and their N
+_EXIT_LINES: dict[str, str] = shared_dict()
 _HEX = "0123456789abcdef"
 
 
@@ -66,49 +68,74 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
     not know, one tight loop reads line by line: a line seen before costs a dict lookup or two,
     a new one is read inline (no Python call per line).
     """
-    # the frames seen before, up to the first that is not (``iter`` stops at a None)
-    pairs = zip(itertools.islice(lines, start, None, 2), itertools.islice(lines, start + 1, None, 2), strict=False)
-    known = list(iter(map(_FRAMES.get, pairs).__next__, None))
-    frames += known
+    many = len(lines) - start > 16  # (a few lines are read faster one by one)
+    if many:
+        # the frames seen before, up to the first that is not (``iter`` stops at a None)
+        pairs = zip(itertools.islice(lines, start, None, 2), itertools.islice(lines, start + 1, None, 2), strict=False)
+        known = list(iter(map(_FRAMES.get, pairs).__next__, None))
+        frames += known
+        start += 2 * len(known)
     append = frames.append
     loc_of = _LOC_LINES.get
     func_of = _FUNC_LINES.get
+    names_of = _NAMES.get
     new_frames: dict[tuple[str, str], RawFrame] = {}
     func: tuple[str | None, str | None] | None = None  # the function waiting for its location
     func_line = ""
-    for line in itertools.islice(lines, start + 2 * len(known), None):
+    for line in itertools.islice(lines, start, None):
         loc = loc_of(line)
         if loc is None:
             called = func_of(line)
             if called is not None:
                 func, func_line = called, line
                 continue
+            # a line not seen before, read inline in the order of _goroutine_line
             if len(line) > MAX_LINE:
                 continue
             if line[:1] == "\t":
-                # _LOC (``\t(.+?):(\d+)(?: \+0x[0-9a-f]+)?$``): the digits after the last colon,
-                # once an all-hex `` +0x`` tail is cut (``isdecimal`` is ``\d``)
+                # _LOC (``\t(.+?):(\d+)(?: \+0x[0-9a-f]+)?$``): the digits after the last
+                # colon, once an all-hex `` +0x`` tail is cut (``isdecimal`` is ``\d``)
                 body = line
                 tail = body.rfind(" +0x")
                 if tail > 0 and len(body) > tail + 4 and not body[tail + 4 :].strip(_HEX):
                     body = body[:tail]
                 file, colon, num = body.rpartition(":")
-                if colon and len(file) > 1 and num.isdecimal():
-                    loc = (file[1:], int(num))
-                    if len(_LOC_LINES) >= MEMO_SIZE:
-                        _LOC_LINES.clear()
-                    _LOC_LINES[line] = loc
-            if loc is None:
+                if not colon or len(file) < 2 or not num.isdecimal():
+                    if not line.strip():
+                        break  # the next goroutine's block follows a blank line
+                    continue  # another tab line
+                loc = (file[1:], int(num))
+                if len(_LOC_LINES) >= MEMO_SIZE:
+                    _LOC_LINES.clear()
+                _LOC_LINES[line] = loc
+            else:
                 text = line.strip()
                 if not text:
                     break  # the next goroutine's block follows a blank line
-                if line[0] == "\t":
-                    continue  # another tab line
-                exit_ = _EXIT.match(line) if line.startswith("exit status ") else None
-                if exit_:
-                    trace.extra["exit_status"] = exit_[1]
-                    break
-                func, func_line = _func_line(text), line
+                if text[-1] == ")" and not text.startswith("created by "):
+                    # a function line with its arguments: what _split_func keeps of it, its
+                    # split looked up by name (recursion repeats it with other arguments)
+                    cut = text.rfind("(")
+                    name = text[:cut] if cut > 0 else text
+                    func = names_of(name)
+                    if func is None:
+                        func = _split_name(name)
+                        if len(_NAMES) >= MEMO_SIZE:
+                            _NAMES.clear()
+                        _NAMES[name] = func
+                else:
+                    status = _EXIT_LINES.get(line)
+                    if status is None and line.startswith("exit status "):
+                        exit_ = _EXIT.match(line)
+                        if exit_:
+                            if len(_EXIT_LINES) >= MEMO_SIZE:
+                                _EXIT_LINES.clear()
+                            status = _EXIT_LINES[line] = exit_[1]
+                    if status is not None:
+                        trace.extra["exit_status"] = status
+                        break
+                    func = _split_func(text)
+                func_line = line
                 if len(_FUNC_LINES) >= MEMO_SIZE:
                     _FUNC_LINES.clear()
                 _FUNC_LINES[line] = func
@@ -116,27 +143,14 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
         if func is not None:
             frame = (loc[0], loc[1], func[1], func[0], None)
             append(frame)
-            new_frames[func_line, line] = frame
+            if many:
+                new_frames[func_line, line] = frame
             func = None
-    if len(_FRAMES) + len(new_frames) > MEMO_SIZE:
-        _FRAMES.clear()
-    if len(new_frames) <= MEMO_SIZE:
-        _FRAMES.update(new_frames)
-
-
-def _func_line(text: str) -> tuple[str | None, str | None]:
-    """:func:`_split_func` of a (stripped) function line, the name's split looked up once."""
-    if text[-1] != ")" or text.startswith("created by "):
-        return _split_func(text)
-    cut = text.rfind("(")
-    name = text[:cut] if cut > 0 else text
-    called = _NAMES.get(name)
-    if called is None:
-        called = _split_name(name)
-        if len(_NAMES) >= MEMO_SIZE:
-            _NAMES.clear()
-        _NAMES[name] = called
-    return called
+    if new_frames:
+        if len(_FRAMES) + len(new_frames) > MEMO_SIZE:
+            _FRAMES.clear()
+        if len(new_frames) <= MEMO_SIZE:
+            _FRAMES.update(new_frames)
 
 
 def parse_go(lines: list[str]) -> RawTrace:

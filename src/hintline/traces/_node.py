@@ -26,10 +26,13 @@ _CLOSES = ("] {", "] [")
 # The common frame line in one match, on the line as printed: ``at fn (file:N:C)`` (``fn``
 # without parentheses, no ``eval at`` location) or ``at file:N:C`` (not ``new …``), with an
 # optional ``async``; the result is what :func:`node_frame` gives (its tests run on all others).
-_COMMON = re.compile(
-    r"\s*+at (?:async )?+(?:([^ (]++(?: [^ (]++)*+) \((?!eval at )([^()]*):(\d++):(\d++)\)"
-    r"|(?!new )([^()]*):(\d++):(\d++))\s*+\Z"
+# :data:`_COMMON_REST` is the same for what follows ``at `` once a `` {`` or ``,`` is cut off.
+_COMMON_BODY = (
+    r"(?:async )?+(?:([^ (]++(?: [^ (]++)*+) \((?!eval at )([^()]*):(\d++):(\d++)\)"
+    r"|(?!new )([^()]*):(\d++):(\d++))"
 )
+_COMMON = re.compile(rf"\s*+at {_COMMON_BODY}\s*+\Z")
+_COMMON_REST = re.compile(rf"{_COMMON_BODY}\Z")
 _MATCHING = re.compile(r"\s*\.\.\. (\d+) lines matching cause stack trace \.\.\.")
 _AS = re.compile(r" \[as [^\]]*\]$")
 _CODE = re.compile(r"\s{2}code: '([\w.-]+)',?$")
@@ -81,6 +84,16 @@ def _header(line: str) -> tuple[str | None, str | None, str, str | None, str | N
     return cause, open_, type_, code, message, close
 
 
+def _common_frame(m: re.Match[str]) -> RawFrame:
+    """The frame of a match of :data:`_COMMON` or :data:`_COMMON_REST`."""
+    func, file, num, col, file2, num2, col2 = m.groups()
+    if func is None:
+        return (file2, int(num2), None, None, int(col2))
+    if func.endswith("]") and " [as " in func:
+        func = _AS.sub("", func)
+    return (file, int(num), func, None, int(col))
+
+
 @line_memo
 def _at_line(s: str) -> tuple[RawFrame, bool] | None:
     """A stripped ``at …`` line's frame and whether it opens a ``{ … }`` block, else ``None``."""
@@ -92,7 +105,8 @@ def _at_line(s: str) -> tuple[RawFrame, bool] | None:
         rest = rest[:-2]
     elif rest.endswith(","):
         rest = rest[:-1]
-    return node_frame(rest), opens
+    m = _COMMON_REST.match(rest)
+    return (node_frame(rest) if m is None else _common_frame(m)), opens
 
 
 # Frame lines (as printed, indentation and all) seen before and their frames, for the tight
@@ -121,13 +135,9 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame]) -> int:
                 continue
             m = _COMMON.match(line)
             if m is not None:
-                func, file, num, col, file2, num2, col2 = m.groups()
-                if func is None:
-                    frame = (file2, int(num2), None, None, int(col2))
-                else:
-                    if func.endswith("]") and " [as " in func:
-                        func = _AS.sub("", func)
-                    frame = (file, int(num), func, None, int(col))
+                frame = _common_frame(m)
+            elif line.endswith(" {"):
+                break  # a frame that opens a block, or no frame: the caller reads it either way
             else:
                 s = line.strip()
                 at_frame = _at_line(s) if s.startswith("at ") else None

@@ -150,7 +150,11 @@ def _row_run(lines: list[str], i: int, rows: list[_Row]) -> int:
             if len(line) > MAX_LINE:
                 i += 1
                 continue
-            row = _row_body(body) if head in heads else _row_line(line.strip())
+            if head in heads:
+                row = _row_body(body)
+            else:
+                s = line.strip()
+                row = _row_line(s) if s.startswith("#") else None
             if row is None:
                 break
             if row is _UNPARSED:
@@ -204,7 +208,7 @@ def parse_php(lines: list[str]) -> RawTrace:
     n = len(lines)
     i = 0
     while i < n:
-        if in_rows and cur is not None:  # (in_rows: no header is being collected)
+        if in_rows and cur is not None and "#" in lines[i]:  # (in_rows: no header is collected)
             i = _row_run(lines, i, cur.rows)
             if i >= n:
                 break

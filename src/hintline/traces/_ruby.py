@@ -44,7 +44,7 @@ def parse_ruby(lines: list[str]) -> RawTrace:
     out = trace.exceptions
     seen = _FROM_LINES
     get = seen.get
-    frames: list[RawFrame] = []  # the current exception's; frames before any header are dropped
+    frames: list[RawFrame] = []  # the current exception's (before any header: dropped ones)
     for line in lines:
         frame = get(line)
         if frame is None:
@@ -72,7 +72,6 @@ def parse_ruby(lines: list[str]) -> RawTrace:
                     out.append(cur)
                     frames = cur.frames
                 continue
-        if out:
-            frames.append(frame)
+        frames.append(frame)
     trace.chain_parents()
     return trace

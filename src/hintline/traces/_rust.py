@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from operator import itemgetter
 
 from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import MAX_LINE, RawException, RawFrame, RawTrace
@@ -91,8 +92,7 @@ def _names(symbols: list[str]) -> list[_Names]:
     """The (module, function) of each raw symbol: the memo's, else hashes are taken out of all
     the new ones in one regex pass and each is split."""
     memo = _SYMBOLS
-    get = memo.get
-    names = [get(s) for s in symbols]
+    names = list(map(memo.get, symbols))
     if None not in names:
         return names  # type: ignore[return-value]  # (no None left)
     missing = [s for s, got in zip(symbols, names, strict=True) if got is None]
@@ -186,7 +186,11 @@ def _backtrace(lines: list[str], start: int) -> list[_Pair]:
             continue
         body = location_of(line)
         if body is None:
-            return _scan(lines, i, pairs, pending)
+            if len(line) > MAX_LINE or _read(line) is not None:
+                return _scan(lines, i, pairs, pending)
+            if line.strip() != "stack backtrace:":
+                break  # a note, a blank or any other line ends the backtrace
+            return _by_line(lines, i + 1, pairs, pending)
         if pending is None:
             break  # an ``at`` line with no symbol before it ends the backtrace
         append((pending, body))
@@ -344,7 +348,7 @@ def _place_frames(exc: RawException, site: RawFrame | None, pairs: list[_Pair]) 
         pairs = pairs[start:]
     elif site is not None:
         exc.add(site)
-    names = _names([pair[0] for pair in pairs])
+    names = _names(list(map(itemgetter(0), pairs)))
     append = exc.frames.append
     seen = _LOCATIONS
     for (_, body), (module, function) in zip(pairs, names, strict=True):
