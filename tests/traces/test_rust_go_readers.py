@@ -196,3 +196,21 @@ def test_go_reads_as_line_by_line() -> None:
         clear_memos()
         assert _dump(_go.parse_go(case)) == want, case
         assert _dump(_go.parse_go(case)) == want, case  # warm: lines and pairs of lines seen before
+
+
+def test_go_log_line_after_a_block_stays_out_of_the_memos() -> None:
+    """A log line right after a goroutine block (no blank line) is read as a function line,
+    but it makes no frame, so no memo keeps it (it may hold a secret): a real captured trace
+    whose ``exit status`` line is replaced by a log line with a token."""
+    from hintline.traces._memo import _MEMOS
+
+    token = "token=hl-7f3a9c0e5b"
+    lines = _split((FIXTURES / "go" / "nil_pointer.txt").read_text())
+    lines[lines.index("exit status 2")] = f"2026-11-30 12:00:01 ERROR retry failed {token}"
+    clear_memos()
+    first = _go.parse_go(lines)
+    assert first.exceptions[0].frames
+    assert _dump(_go.parse_go(lines)) == _dump(first)
+    keys = [str(k) for memo in _MEMOS if isinstance(memo, dict) for k in memo]
+    assert any("main.go:19" in k for k in keys)  # its frame lines are kept
+    assert not [k for k in keys if token in k]

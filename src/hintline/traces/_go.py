@@ -17,6 +17,8 @@ __all__ = ["parse_go"]
 
 _PANIC = re.compile(r"\s*(panic|fatal error): (.*)$")
 _GOROUTINE = re.compile(r"goroutine (\d+) \[([^\]]*)\]:$")
+# A location line and an exit line. The goroutine loop reads location lines inline by
+# ``rpartition`` (tests/traces/test_rust_go_readers.py checks it reads what _LOC reads).
 _LOC = re.compile(r"\t(.+?):(\d+)(?: \+0x[0-9a-f]+)?$")
 _EXIT = re.compile(r"exit status (\d+)$")
 
@@ -49,7 +51,7 @@ def _split_name(text: str) -> tuple[str | None, str | None]:
 # (file, line), a function line's (package, function), two lines in a row (function, then
 # location) and their frame; and a function's name (its line without the arguments) and its
 # (package, function), as deep recursion and other traces repeat it with other argument
-# values. Frame lines only: the line that ends a block (blank, ``exit status``) is not kept.
+# values. Frame lines only (a function line once a location follows it), and ``exit status N``.
 _LOC_LINES: dict[str, tuple[str, int]] = shared_dict()
 _FUNC_LINES: dict[str, tuple[str | None, str | None]] = shared_dict()
 _FRAMES: dict[tuple[str, str], RawFrame] = shared_dict()
@@ -64,30 +66,41 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
     location line (tab-``file.go:N [+0x..]``) with the function line before it, up to a blank
     line or ``exit status N``; other tab lines and lines longer than MAX_LINE are skipped.
 
-    A trace seen before is looked up two lines at a time in C; from the first frame it does
-    not know, one tight loop reads line by line: a line seen before costs a dict lookup or two,
-    a new one is read inline (no Python call per line).
+    A trace seen before is looked up two lines at a time in C; a new one is read two lines at
+    a time while it has the shape Go prints (:func:`_two_at_a_time`); the rest, one tight
+    loop reads line by line: a line seen before costs a dict lookup or two, a new one is read
+    inline (no Python call per line).
     """
     many = len(lines) - start > 16  # (a few lines are read faster one by one)
+    append = frames.append
+    loc_of = _LOC_LINES.get
+    func_of = _FUNC_LINES.get
+    names_of = _NAMES.get
+    new_frames: dict[tuple[str, str], RawFrame] = {}
     if many:
         # the frames seen before, up to the first that is not (``iter`` stops at a None)
         pairs = zip(itertools.islice(lines, start, None, 2), itertools.islice(lines, start + 1, None, 2), strict=False)
         known = list(iter(map(_FRAMES.get, pairs).__next__, None))
         frames += known
         start += 2 * len(known)
-    append = frames.append
-    loc_of = _LOC_LINES.get
-    func_of = _FUNC_LINES.get
-    names_of = _NAMES.get
-    new_frames: dict[tuple[str, str], RawFrame] = {}
+        if not known:  # a trace not seen before: the frames it prints, two lines at a time
+            start = _two_at_a_time(lines, start, frames, new_frames)
     func: tuple[str | None, str | None] | None = None  # the function waiting for its location
     func_line = ""
+    func_new = False  # its line is not in _FUNC_LINES yet
+    # function lines read in this call that made no frame yet (none kept after it)
+    here: dict[str, tuple[str | None, str | None]] = {}
+    read_here = here.get
     for line in itertools.islice(lines, start, None):
         loc = loc_of(line)
         if loc is None:
             called = func_of(line)
             if called is not None:
-                func, func_line = called, line
+                func, func_line, func_new = called, line, False
+                continue
+            called = read_here(line)  # a function line read before in this block
+            if called is not None:
+                func, func_line, func_new = called, line, True
                 continue
             # a line not seen before, read inline in the order of _goroutine_line
             if len(line) > MAX_LINE:
@@ -135,14 +148,16 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
                         trace.extra["exit_status"] = status
                         break
                     func = _split_func(text)
-                func_line = line
-                if len(_FUNC_LINES) >= MEMO_SIZE:
-                    _FUNC_LINES.clear()
-                _FUNC_LINES[line] = func
+                func_line, func_new = line, True
+                here[line] = func
                 continue
         if func is not None:
             frame = (loc[0], loc[1], func[1], func[0], None)
             append(frame)
+            if func_new:  # kept once it has made a frame (a log line may follow a block)
+                if len(_FUNC_LINES) >= MEMO_SIZE:
+                    _FUNC_LINES.clear()
+                _FUNC_LINES[func_line] = func
             if many:
                 new_frames[func_line, line] = frame
             func = None
@@ -151,6 +166,63 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
             _FRAMES.clear()
         if len(new_frames) <= MEMO_SIZE:
             _FRAMES.update(new_frames)
+
+
+def _two_at_a_time(
+    lines: list[str], start: int, frames: list[RawFrame], new_frames: dict[tuple[str, str], RawFrame]
+) -> int:
+    """Read frames as Go prints them, two lines at a time from ``lines[start]``: a function
+    line with its arguments, then its location line (what :func:`_goroutine`'s loop reads of
+    them one at a time); return the index of the first pair of another shape, from which
+    that loop goes on (with no function waiting, as here)."""
+    append = frames.append
+    loc_of = _LOC_LINES.get
+    func_of = _FUNC_LINES.get
+    names_of = _NAMES.get
+    two_at_a_time = zip(itertools.islice(lines, start, None, 2), itertools.islice(lines, start + 1, None, 2), strict=False)
+    for func_line, line in two_at_a_time:
+        func = func_of(func_line)
+        if func is None:
+            text = func_line.strip()
+            if len(func_line) > MAX_LINE or text is not func_line or func_line[-1:] != ")":
+                break  # (also a blank, a tab line or ``exit status``: none ends with ``)``)
+            if text.startswith("created by "):
+                break
+            cut = text.rfind("(")
+            name = text[:cut] if cut > 0 else text
+            func = names_of(name)
+            if func is None:
+                func = _split_name(name)
+                if len(_NAMES) >= MEMO_SIZE:
+                    _NAMES.clear()
+                _NAMES[name] = func
+            func_new = True
+        else:
+            func_new = False
+        loc = loc_of(line)
+        if loc is None:
+            if len(line) > MAX_LINE or line[:1] != "\t":
+                break
+            body = line  # _LOC read as in the loop below
+            tail = body.rfind(" +0x")
+            if tail > 0 and len(body) > tail + 4 and not body[tail + 4 :].strip(_HEX):
+                body = body[:tail]
+            file, colon, num = body.rpartition(":")
+            if not colon or len(file) < 2 or not num.isdecimal():
+                break
+            loc = (file[1:], int(num))
+            if len(_LOC_LINES) >= MEMO_SIZE:
+                _LOC_LINES.clear()
+            _LOC_LINES[line] = loc
+        frame = (loc[0], loc[1], func[1], func[0], None)
+        append(frame)
+        if func_new:
+            if len(_FUNC_LINES) >= MEMO_SIZE:
+                _FUNC_LINES.clear()
+            _FUNC_LINES[func_line] = func
+        new_frames[func_line, line] = frame
+        start += 2
+    return start
 
 
 def parse_go(lines: list[str]) -> RawTrace:

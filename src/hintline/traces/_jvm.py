@@ -164,7 +164,8 @@ def parse_jvm(lines: list[str]) -> RawTrace:
     n = len(lines)
     i = 0
     while i < n:
-        if in_frames and cur is not None and len(lines[i]) <= MAX_LINE:
+        if in_frames and cur is not None and "at " in lines[i] and len(lines[i]) <= MAX_LINE:
+            # (every frame line holds ``at ``: without it the run would stop at once)
             i = _frame_run(lines, i, cur.frames, trace)  # the line it stops at is no such frame
             if i >= n:
                 break

@@ -68,15 +68,15 @@ def _split_symbol(sym: str) -> _Names:
 
     ``::`` inside ``<…>`` does not split, and a trailing turbofish (``f::<T>``) is dropped.
     """
-    if "<" not in sym:
-        # no generics: the last ``::`` of a left-to-right scan
-        parts = sym.split("::")
-        if len(parts) == 1:
-            return None, sym or None
-        function = parts[-1]
-        module = sym[: len(sym) - len(function) - 2]
-        return module or None, function or None
     for _ in range(2):
+        if "<" not in sym:
+            # no generics: the last ``::`` of a left-to-right scan (no function starts ``<``)
+            parts = sym.split("::")
+            if len(parts) == 1:
+                return None, sym or None
+            function = parts[-1]
+            module = sym[: len(sym) - len(function) - 2]
+            return module or None, function or None
         last = _last_top_level(sym)
         if last < 0:
             return None, sym or None
@@ -101,8 +101,13 @@ def _names(symbols: list[str]) -> list[_Names]:
         joined = _LEGACY_HASH.sub("", joined)
     if "[" in joined:
         joined = _CRATE_HASH.sub("", joined)
-    bare = joined.split("\n")
-    new = {raw: _split_symbol(sym) for raw, sym in zip(missing, bare, strict=True)}
+    new: dict[str, _Names] = {}
+    for raw, sym in zip(missing, joined.split("\n"), strict=True):
+        if "<" in sym or ":::" in sym:
+            new[raw] = _split_symbol(sym)
+        else:  # no generics, no odd run of colons: the last ``::`` is the scan's
+            module, _, function = sym.rpartition("::")
+            new[raw] = (module or None, function or None)
     if len(memo) + len(new) > MEMO_SIZE:
         memo.clear()
     if len(new) <= MEMO_SIZE:
@@ -168,26 +173,31 @@ def _backtrace(lines: list[str], start: int) -> list[_Pair]:
     followed by its ``at file:L[:C]`` line when it has one, up to the first other line (a
     ``note:``, a blank…); ``stack backtrace:`` again and lines longer than MAX_LINE are skipped.
 
-    Lines seen before cost a dict lookup or two each; from the first new one on, the rest is
-    read by :func:`_scan`.
+    Lines seen before cost a dict lookup or two each; new frame lines are read by :func:`_scan`.
     """
     symbol_of = _SYMBOL_LINES.get
     location_of = _AT_LINES.get
     pairs: list[_Pair] = []
     append = pairs.append
     pending: str | None = None  # the symbol waiting for its ``at`` line
-    for i in range(start, len(lines)):
+    i, n = start, len(lines)
+    while i < n:
         line = lines[i]
         sym = symbol_of(line)
         if sym is not None:
             if pending is not None:
                 append((pending, None))
             pending = sym
+            i += 1
             continue
         body = location_of(line)
         if body is None:
             if len(line) > MAX_LINE or _read(line) is not None:
-                return _scan(lines, i, pairs, pending)
+                went_on = _scan(lines, i, pairs, pending)
+                if went_on is None:
+                    return pairs
+                i, pending = went_on
+                continue
             if line.strip() != "stack backtrace:":
                 break  # a note, a blank or any other line ends the backtrace
             return _by_line(lines, i + 1, pairs, pending)
@@ -195,38 +205,50 @@ def _backtrace(lines: list[str], start: int) -> list[_Pair]:
             break  # an ``at`` line with no symbol before it ends the backtrace
         append((pending, body))
         pending = None
+        i += 1
     if pending is not None:
         append((pending, None))
     return pairs
 
 
-def _scan(lines: list[str], start: int, pairs: list[_Pair], pending: str | None) -> list[_Pair]:
-    """Go on reading the backtrace from ``lines[start]`` (see :func:`_backtrace`), remembering
-    the lines read.
+_CHUNK = 256  # frames one scan reads at most (then lines seen before are looked up again)
+
+
+def _scan(lines: list[str], start: int, pairs: list[_Pair], pending: str | None) -> tuple[int, str | None] | None:
+    """Read the backtrace on from ``lines[start]`` (see :func:`_backtrace`) into ``pairs``,
+    remembering the lines read: the index and pending symbol to go on from, or ``None`` when
+    the backtrace is read to its end.
 
     The frames as Rust prints them are read from the joined lines by :data:`_FRAME_PAIR`, one
     match per frame and no Python work per line; from the first line it does not take on, the
     rest is read line by line (a long line in what it took sends it all to that slow path).
+    At most _CHUNK frames are read so: a long run of lines seen before (a hostile input
+    repeating one frame) goes back to the dict lookups.
     """
     if pending is not None:  # first the line after a symbol: its ``at`` line, or a new frame
         line = lines[start]
         got = _read(line) if len(line) <= MAX_LINE else None
         if got is None:
-            return _by_line(lines, start, pairs, pending)
+            _by_line(lines, start, pairs, pending)
+            return None
         if got[0] == "@":
             _remember(_AT_LINES, {line: got[1:]})
             pairs.append((pending, got[1:]))
             start += 1
         else:
             pairs.append((pending, None))
-    block = "\n".join(lines[start:]) + "\n"
+    window = lines[start : start + 2 * _CHUNK]
+    block = "\n".join(window) + "\n"
     # a scanner's ``match`` goes on where its last match ended: no position kept in Python
-    matches = list(iter(_FRAME_PAIR.scanner(block).match, None))  # type: ignore[attr-defined]
+    scan = iter(_FRAME_PAIR.scanner(block).match, None)  # type: ignore[attr-defined]
+    matches = list(itertools.islice(scan, _CHUNK))
     if not matches:
-        return _by_line(lines, start, pairs)
+        _by_line(lines, start, pairs)
+        return None
     taken = block.count("\n", 0, matches[-1].end())
-    if max(map(len, itertools.islice(lines, start, start + taken))) > MAX_LINE:
-        return _by_line(lines, start, pairs)
+    if max(map(len, itertools.islice(window, taken))) > MAX_LINE:
+        _by_line(lines, start, pairs)
+        return None
     new: list[_Pair] = list(map(re.Match.groups, matches))  # type: ignore[arg-type]
     symbol_lines: dict[str, str] = {}
     at_lines: dict[str, str] = {}
@@ -241,7 +263,10 @@ def _scan(lines: list[str], start: int, pairs: list[_Pair], pending: str | None)
     _remember(_AT_LINES, at_lines)
     pairs += new
     pending = pairs.pop()[0] if new[-1][1] is None else None  # its ``at`` line may come later
-    return _by_line(lines, start + taken, pairs, pending)
+    if len(matches) == _CHUNK or taken == len(window):
+        return start + taken, pending  # more may follow: go on with the lookups
+    _by_line(lines, start + taken, pairs, pending)
+    return None
 
 
 def _remember(memo: dict[str, str], new: dict[str, str]) -> None:
@@ -280,31 +305,34 @@ def _by_line(lines: list[str], start: int, pairs: list[_Pair], pending: str | No
 def parse_rust(lines: list[str]) -> RawTrace:
     """Parse the first Rust panic (and its backtrace, if printed) in ``lines``."""
     trace = RawTrace("rust")
-    exc: RawException | None = None
-    site: RawFrame | None = None
-    in_message = False
-    frames: list[_Pair] = []
-    for i, line in enumerate(lines):
-        if len(line) > MAX_LINE:
-            continue
-        if exc is None:
+    m = None
+    for line in lines:  # (no index kept: the header is found again by ``index``)
+        if len(line) <= MAX_LINE:
             m = _HEAD.search(line)
-            if not m:
-                continue
-            trace.extra["thread"] = m[1]
-            if m[2]:
-                trace.extra["thread_id"] = m[2]
-            rest = m[3]
-            old = _OLD_MSG.match(rest)
-            if old:
-                exc = RawException("panic", old[1])
-                site = (old[2], int(old[3]), None, None, int(old[4]))
-            else:
-                loc = _NEW_LOC.match(rest)
-                exc = RawException("panic", "")
-                if loc:
-                    site = (loc[1], int(loc[2]), None, None, int(loc[3]))
-                in_message = True
+            if m:
+                break
+    if m is None:
+        return trace
+    trace.extra["thread"] = m[1]
+    if m[2]:
+        trace.extra["thread_id"] = m[2]
+    rest = m[3]
+    site: RawFrame | None = None
+    old = _OLD_MSG.match(rest)
+    if old:
+        exc = RawException("panic", old[1])
+        site = (old[2], int(old[3]), None, None, int(old[4]))
+    else:
+        loc = _NEW_LOC.match(rest)
+        exc = RawException("panic", "")
+        if loc:
+            site = (loc[1], int(loc[2]), None, None, int(loc[3]))
+    in_message = old is None
+    frames: list[_Pair] = []
+    # the header is the first line equal to it (an equal line before it would have matched)
+    for i in range(lines.index(m.string) + 1, len(lines)):
+        line = lines[i]
+        if len(line) > MAX_LINE:
             continue
         s = line.strip()
         if s == "stack backtrace:":
@@ -318,8 +346,6 @@ def parse_rust(lines: list[str]) -> RawTrace:
             continue
         if s:
             break
-    if exc is None:
-        return trace
     _place_frames(exc, site, frames)
     trace.exceptions.append(exc)
     return trace
@@ -338,7 +364,7 @@ def _place_frames(exc: RawException, site: RawFrame | None, pairs: list[_Pair]) 
         for i, (_, body) in enumerate(pairs):
             if body is None or want not in body:  # (the file holds ``want``: cheap test first)
                 continue
-            file, line, _ = _at_body(body)  # type: ignore[misc]  # (the reading checked it)
+            file, line, _ = _LOCATIONS.get(body) or _at_body(body)  # type: ignore[misc]  # (checked)
             file = file.removeprefix("./")
             if file and line == site[1] and (file == want or file.endswith("/" + want)):
                 start = i
