@@ -10,13 +10,15 @@ before every parse (a trace never seen before); that row includes ``clear_memos(
 about 2 µs (15 µs after a parse filled them). A third twin, ``unseen lines``, cycles through 500
 copies of the real trace whose line numbers are shifted by a different amount each: the same
 code throwing from lines the memos have not seen (a new release of the service), without
-emptying anything."""
+emptying anything. The ``floor`` rows time what no parser of such a trace can skip from CPython
+(splitting it, one regex match per line, one new Frame per frame line) on those copies."""
 
 from __future__ import annotations
 
 import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 from benchmarks._harness import Case
 from hintline.traces import parse_trace
@@ -97,6 +99,7 @@ def cases() -> list[Case]:
         _case("no trace: short error line", "psycopg.OperationalError: connection refused on port 5432", None),
         _case("no trace: 5 KB of prose", "The service stopped responding; retry later. " * 110, None),
     ]
+    rows += _floor_rows()
     try:
         from tests.traces.hostile import hostile_cases
     except ImportError:  # benchmarks run from a checkout; the hostile inputs live in the tests
@@ -111,3 +114,55 @@ def cases() -> list[Case]:
             data = inputs[name]
             rows.append(Case("traces-hostile", f"{name} x{scale:g} ({len(data) / 1024:.0f} KiB)", lambda d=data: parse_trace(d)))
     return rows
+
+
+# The shapes of an ordinary JVM and Python frame line (as the parsers' fast patterns match them).
+_FLOOR_PATTERNS = {
+    "java": re.compile(r"[ \t]*+at ([^(]*+)\(([^:]++):(\d++)\)"),
+    "python": re.compile(r'[ \t]*+File "([^"]*+)", line (\d++)(?:, in (.+))?$'),
+}
+
+
+def _floor_rows() -> list[Case]:
+    """What a never-seen 5 KB trace cannot cost less than from CPython, whatever the parser:
+    splitting its lines, one regex match per line, and one new Frame per frame line (filled
+    through the slot twin the builder uses), on the ``unseen lines`` copies. Detection, chains,
+    ``... N more``, in-app decisions and the memos come on top."""
+    rows = []
+    for name, rel, lang in (
+        ("java 5k defects4j Closure-37", "defects4j/Closure-37.txt", "java"),
+        ("python 5k requests chain", "python/requests_connection_refused.txt", "python"),
+    ):
+        text = _read(rel)
+        copies = [_LINE_NUMBER.sub(lambda m, k=k: str(int(m[0]) + 100_000 * k), text) for k in range(1, 501)]
+        split_match, with_frames = _floor_fns(copies, _FLOOR_PATTERNS[lang])
+        size = len(text.encode()) / 1024
+        rows.append(Case("traces", f"floor: {name} ({size:.1f} KiB), unseen lines: split + one match per line", split_match))
+        rows.append(Case("traces", f"floor: {name} ({size:.1f} KiB), unseen lines: split + match + a Frame per frame line", with_frames))
+    return rows
+
+
+def _floor_fns(copies: list[str], pattern: re.Pattern[str]) -> tuple[Any, Any]:
+    from hintline.traces._build import _FrameFill
+    from hintline.traces._model import Frame
+
+    match = pattern.match
+    texts = itertools.cycle(copies)
+    texts2 = itertools.cycle(copies)
+
+    def split_match() -> object:
+        return [m.groups() for m in map(match, next(texts).split("\n")) if m is not None]
+
+    def with_frames() -> object:
+        frames = []
+        for m in map(match, next(texts2).split("\n")):
+            if m is not None:
+                a, b, c = m.groups()
+                f = _FrameFill()
+                f.file, f.function, f.module, f.column, f.language, f.in_app = a, c, b, None, "x", False
+                f.line = int(b if b.isdigit() else c)  # the line number: Python's 2nd group, the JVM's 3rd
+                f.__class__ = Frame  # type: ignore[assignment]
+                frames.append(f)
+        return frames
+
+    return split_match, with_frames

@@ -66,7 +66,7 @@ def parse_python(lines: list[str]) -> RawTrace:
             continue
         line = raw
         if boxed:
-            sep = _BOX_SEP.match(line)
+            sep = _BOX_SEP.match(line) if "+-" in line else None  # (every separator holds it)
             if sep:
                 indent = len(sep[1]) + (2 if sep[2] else 0)
                 if sep[3] is not None:
