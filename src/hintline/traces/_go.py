@@ -104,7 +104,8 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
             if called is not None:
                 func, func_line, func_new = called, line, True
                 continue
-            # a line not seen before, read inline in the order of _goroutine_line
+            # a line not seen before, read inline: a location (_LOC), a blank, an exit
+            # line (_EXIT), else a function line, as tested in that order
             if len(line) > MAX_LINE:
                 continue
             if line[:1] == "\t":
