@@ -62,11 +62,22 @@ def _last_top_level(sym: str) -> int:
     return last
 
 
+# A ``<…>`` group nested at most four deep, and text whose brackets are such groups only (no
+# ``<`` or ``>`` left over): there a left-to-right scan is at depth 0 exactly outside the groups.
+_GROUP = r"<[^<>]*+>"
+for _ in range(3):
+    _GROUP = r"<(?:[^<>]++|" + _GROUP + r")*+>"
+_ONE_GROUP = re.compile(_GROUP)
+_GROUPED = re.compile(r"(?:[^<>]++|" + _GROUP + r")*+")
+
+
 def _split_symbol(sym: str) -> _Names:
     """``core::result::Result<T,E>::unwrap`` → (``core::result::Result<T,E>``, ``unwrap``), for
     a symbol without hashes.
 
     ``::`` inside ``<…>`` does not split, and a trailing turbofish (``f::<T>``) is dropped.
+    The common shapes are told by a few C calls (``path::<T>``, ``<A as B>::name``); any
+    other takes the bracket scan of :func:`_last_top_level`.
     """
     for _ in range(2):
         if "<" not in sym:
@@ -77,7 +88,18 @@ def _split_symbol(sym: str) -> _Names:
             function = parts[-1]
             module = sym[: len(sym) - len(function) - 2]
             return module or None, function or None
-        last = _last_top_level(sym)
+        turbofish = sym.find("::<")
+        head = sym[:turbofish]
+        if turbofish >= 0 and head[-1:] != ":" and "<" not in head and ">" not in head and (
+            _ONE_GROUP.fullmatch(sym, turbofish + 2)
+        ):
+            last = turbofish  # ``path::<T>``: the one ``::`` outside the group that ends it
+        else:
+            last = sym.rfind("::")
+            name = sym[last + 2 :]
+            if not (last > 0 and sym[last - 1] != ":" and "<" not in name and ">" not in name
+                    and _GROUPED.fullmatch(sym, 0, last)):
+                last = _last_top_level(sym)  # (``<A as B>::name`` passes the test above)
         if last < 0:
             return None, sym or None
         module, function = sym[:last], sym[last + 2 :]
