@@ -75,7 +75,6 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
     append = frames.append
     loc_of = _LOC_LINES.get
     func_of = _FUNC_LINES.get
-    names_of = _NAMES.get
     new_frames: dict[tuple[str, str], RawFrame] = {}
     if many:
         # the frames seen before, up to the first that is not (``iter`` stops at a None)
@@ -89,8 +88,7 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
     func_line = ""
     func_new = False  # its line is not in _FUNC_LINES yet
     # function lines read in this call that made no frame yet (none kept after it)
-    here: dict[str, tuple[str | None, str | None]] = {}
-    read_here = here.get
+    here: dict[str, tuple[str | None, str | None]] | None = None
     for line in itertools.islice(lines, start, None):
         loc = loc_of(line)
         if loc is None:
@@ -98,11 +96,16 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
             if called is not None:
                 func, func_line, func_new = called, line, False
                 continue
-            called = read_here(line)  # a function line read before in this block
+            status = _EXIT_LINES.get(line)  # ``go run``'s last line, as a rule
+            if status is not None:
+                trace.extra["exit_status"] = status
+                break
+            called = here.get(line) if here else None  # read before in this block
             if called is not None:
                 func, func_line, func_new = called, line, True
                 continue
-            # a line not seen before, read inline in the order of _goroutine_line
+            # a line not seen before, read inline: a location (_LOC), a blank, an exit
+            # line (_EXIT), else a function line, as tested in that order
             if len(line) > MAX_LINE:
                 continue
             if line[:1] == "\t":
@@ -130,25 +133,23 @@ def _goroutine(lines: list[str], start: int, frames: list[RawFrame], trace: RawT
                     # split looked up by name (recursion repeats it with other arguments)
                     cut = text.rfind("(")
                     name = text[:cut] if cut > 0 else text
-                    func = names_of(name)
+                    func = _NAMES.get(name)
                     if func is None:
                         func = _split_name(name)
                         if len(_NAMES) >= MEMO_SIZE:
                             _NAMES.clear()
                         _NAMES[name] = func
                 else:
-                    status = _EXIT_LINES.get(line)
-                    if status is None and line.startswith("exit status "):
-                        exit_ = _EXIT.match(line)
-                        if exit_:
-                            if len(_EXIT_LINES) >= MEMO_SIZE:
-                                _EXIT_LINES.clear()
-                            status = _EXIT_LINES[line] = exit_[1]
-                    if status is not None:
-                        trace.extra["exit_status"] = status
+                    exit_ = _EXIT.match(line) if line.startswith("exit status ") else None
+                    if exit_:
+                        if len(_EXIT_LINES) >= MEMO_SIZE:
+                            _EXIT_LINES.clear()
+                        _EXIT_LINES[line] = trace.extra["exit_status"] = exit_[1]
                         break
                     func = _split_func(text)
                 func_line, func_new = line, True
+                if here is None:
+                    here = {}
                 here[line] = func
                 continue
         if func is not None:
