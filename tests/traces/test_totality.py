@@ -6,12 +6,17 @@ tests assert that each hostile input completes and returns a well-formed Trace.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hintline.traces import Trace, parse_trace
 from tests.traces.hostile import hostile_cases
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 FRAGMENTS = [
     "Traceback (most recent call last):", '  File "/app/x.py", line 3, in f', "    x = 1", "    ^^^^",
@@ -89,3 +94,27 @@ class TestTotality:
 def test_hostile_input_completes(name: str) -> None:
     """Each hostile input (10 MB lines, 100 000 near-frame lines) completes and is well formed."""
     _check(parse_trace(hostile_cases()[name]))
+
+
+# Real captured traces, one per language; each gets a frame's line number turned into a digit
+# that ``str.isdigit`` accepts and ``int`` refuses (a superscript two).
+_ODD_DIGIT_CASES = [
+    "python/chained_cause.txt", "java/caused_by_more.txt", "node/error_cause.txt", "php/uncaught_chain.txt",
+    "go/nil_pointer.txt", "rust/index_backtrace.txt", "dotnet/inner_exception.txt", "ruby/cause_chain.txt",
+]
+_NUMBER_IN_FRAME = re.compile(r"(?:(?<=line )|(?<=\.java:)|(?<=\.js:)|(?<=\.php\()|(?<=\.go:)|(?<=\.rs:)|(?<=\.cs:)|(?<=\.rb:))\d+")
+
+
+@pytest.mark.parametrize("rel", _ODD_DIGIT_CASES)
+def test_a_non_decimal_digit_in_one_frame_keeps_the_rest(rel: str) -> None:
+    """One frame line whose number is not decimal does not cost the whole trace."""
+    text = (FIXTURES / rel).read_text(encoding="utf-8")
+    plain = parse_trace(text)
+    numbers = list(_NUMBER_IN_FRAME.finditer(text))
+    assert len(numbers) > 1, rel
+    last = numbers[-1]  # the outermost frame's line (the first may be a header's own location)
+    odd_text = text[: last.start()] + "\u00b2" + text[last.end() :]
+    odd = parse_trace(odd_text)
+    _check(odd)
+    assert [e.type for e in odd.exceptions] == [e.type for e in plain.exceptions]
+    assert len(odd.frames) >= len(plain.frames) // 2  # (Node resolves a cause's shared frames by them)

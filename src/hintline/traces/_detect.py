@@ -44,7 +44,7 @@ def is_dotnet_frame(s: str) -> bool:
     if ") [0x" in s or ") <0x" in s:
         return True
     pos = s.rfind(":line ")
-    if pos > 0 and s[pos + 6 :].strip().isdigit() and " in " in s:
+    if pos > 0 and s[pos + 6 :].strip().isdecimal() and " in " in s:
         return True
     if not s.endswith(")") or " (" in s:
         return False

@@ -33,7 +33,7 @@ def dotnet_frame(rest: str) -> RawFrame:
         loc = tail[pos + 4 :].strip()
         file, colon, num = loc.rpartition(":")
         num = num.removeprefix("line ").strip()
-        if colon and num.isdigit():
+        if colon and num.isdecimal():
             line = int(num)
         else:
             file = loc

@@ -43,7 +43,7 @@ def jvm_frame(sym: str, loc: str) -> RawFrame:
     line: int | None = None
     if ":" in loc:
         colon = loc.rfind(":")
-        if loc[colon + 1 :].isdigit():
+        if loc[colon + 1 :].isdecimal():
             file, line = loc[:colon], int(loc[colon + 1 :])
     if file in ("Native Method", "Unknown Source", ""):
         file = None

@@ -60,9 +60,9 @@ def node_frame(rest: str) -> RawFrame:
     file: str | None = loc or None
     line = col = None
     parts = loc.rsplit(":", 2)
-    if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+    if len(parts) == 3 and parts[1].isdecimal() and parts[2].isdecimal():
         file, line, col = parts[0], int(parts[1]), int(parts[2])
-    elif len(parts) >= 2 and parts[-1].isdigit():
+    elif len(parts) >= 2 and parts[-1].isdecimal():
         file, line = loc.rpartition(":")[0], int(parts[-1])
     if func is None and file is not None and line is None and " " in file:
         func, file = file, None  # e.g. "at async Promise.all (index 0)" without location

@@ -37,7 +37,7 @@ def _location(text: str, sep: str) -> tuple[str, str | None, int | None]:
     head, found, loc = text.rpartition(sep)
     if found:
         file, colon, line = loc.rpartition(":")
-        if colon and line.isdigit() and file:
+        if colon and line.isdecimal() and file:
             return head, file, int(line)
     return text, None, None
 
@@ -66,7 +66,7 @@ def _row(body: str) -> tuple[str | None, int | None, str] | None:
         return None
     loc, call = body[:end], body[end + 3 :]
     open_ = loc.rfind("(")
-    if open_ <= 0 or not loc[open_ + 1 :].isdigit():
+    if open_ <= 0 or not loc[open_ + 1 :].isdecimal():
         return None
     return (loc[:open_], int(loc[open_ + 1 :]), call)
 
@@ -321,7 +321,7 @@ def _monolog_json(line: str, trace: RawTrace) -> bool:
             if not isinstance(item, str) or i >= MAX_FRAMES:
                 continue
             file, colon, num = item.rpartition(":")
-            frame: RawFrame = (file, int(num), None, None, None) if colon and num.isdigit() else (item, None, None, None, None)
+            frame: RawFrame = (file, int(num), None, None, None) if colon and num.isdecimal() else (item, None, None, None, None)
             exc.add(frame)
         trace.exceptions.append(exc)
         found = found.get("previous")
