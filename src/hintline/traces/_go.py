@@ -184,15 +184,15 @@ def _two_at_a_time(
     for func_line, line in two_at_a_time:
         func = func_of(func_line)
         if func is None:
-            text = func_line.strip()
-            if len(func_line) > MAX_LINE or text is not func_line or func_line[-1:] != ")":
+            cut = func_line.rfind("(")
+            if cut <= 0 or func_line[-1:] != ")" or len(func_line) > MAX_LINE:
                 break  # (also a blank, a tab line or ``exit status``: none ends with ``)``)
-            if text.startswith("created by "):
-                break
-            cut = text.rfind("(")
-            name = text[:cut] if cut > 0 else text
+            name = func_line[:cut]
             func = names_of(name)
             if func is None:
+                # a name seen before comes from such a line: no space around, no ``created by``
+                if func_line.strip() is not func_line or func_line.startswith("created by "):
+                    break
                 func = _split_name(name)
                 if len(_NAMES) >= MEMO_SIZE:
                     _NAMES.clear()
