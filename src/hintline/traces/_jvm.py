@@ -42,9 +42,9 @@ def jvm_frame(sym: str, loc: str) -> RawFrame:
     file: str | None = loc
     line: int | None = None
     if ":" in loc:
-        colon = loc.rfind(":")
-        if loc[colon + 1 :].isdecimal():
-            file, line = loc[:colon], int(loc[colon + 1 :])
+        head, _, num = loc.rpartition(":")
+        if num.isdecimal():
+            file, line = head, int(num)
     if file in ("Native Method", "Unknown Source", ""):
         file = None
     return (file, line, function or None, module or None, None)
