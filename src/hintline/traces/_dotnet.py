@@ -45,8 +45,23 @@ def dotnet_frame(rest: str) -> RawFrame:
     return (file, line, function or None, module or None, None)
 
 
+# The common frame line whole, read in one match: ``at Ns.Type.Method (args) [0x0001c] in
+# /src/File.cs:12`` (Mono) or ``at Ns.Type.Method(args) in /src/File.cs:line 12`` (CoreCLR). On
+# such a line :func:`dotnet_frame` splits at the same places: the first ``(``, the last ``)``
+# (the location holds none), the first `` in `` after it and the last ``:``.
+_COMMON = re.compile(r"at ([^(]+)\([^)]*\)(?: \[0x[0-9a-fA-F]+\])? in ([^\s)][^)]*):(?:line )?([0-9]+)")
+
+
 def _at_frame(s: str) -> RawFrame | None:
     """The frame of a stripped line starting with ``at ``, or ``None`` when it is none."""
+    common = _COMMON.fullmatch(s)
+    if common is not None:  # (it holds `` in ``: a frame, read as dotnet_frame reads it)
+        sym, file, num = common.groups()
+        module, _, function = sym.strip().rpartition(".")
+        line: int | None = int(num)
+        if file.startswith("<") and file.endswith(">"):
+            return (None, None, function or None, module or None, None)  # Mono's assembly id
+        return (file, line or None, function or None, module or None, None)
     if is_dotnet_frame(s) or " in " in s or s.endswith(")"):
         return dotnet_frame(s[3:])
     return None
