@@ -151,11 +151,29 @@ def _raise_short() -> BaseException:
         return exc
 
 
+def _strings(item: object) -> list[str]:
+    """The strings in a memo key or value: itself, or those inside a tuple (a pair of lines, a
+    raw frame) or a Frame."""
+    if isinstance(item, str):
+        return [item]
+    if isinstance(item, tuple):
+        return [s for part in item for s in _strings(part)]
+    if isinstance(item, Frame):
+        return [s for s in (item.file, item.function, item.module) if s is not None]
+    return []
+
+
 def _memo_keys() -> list[str]:
-    """Every string key the line memos hold (settings LRUs hold no lines)."""
+    """Every string the line memos hold, in their keys and values (settings LRUs hold no lines;
+    their policies' and tables' dicts are looked at through the memos of the shared ones)."""
     from hintline.traces._memo import _MEMOS
 
-    return [k for memo in _MEMOS if isinstance(memo, dict) for k in memo if isinstance(k, str)]
+    out: list[str] = []
+    for memo in _MEMOS:
+        if isinstance(memo, dict):
+            for key, value in memo.items():
+                out += _strings(key) + _strings(value)
+    return out
 
 
 def test_message_lines_stay_out_of_the_memos() -> None:

@@ -2,18 +2,19 @@
 
 A parser turns a frame line into its :data:`RawFrame` through a function wrapped by
 :func:`line_memo` (a dict that computes missing keys), or, in the tight loops that read runs of
-frames (JVM, Python), through a plain :func:`shared_dict` it looks lines up in itself (on a miss
-it computes inline and stores: no Python call per new line). Either way a line seen before, in
+frames (every language now), through a plain :func:`shared_dict` it looks lines up in itself
+(on a miss it computes inline and stores: no Python call per new line). Either way a line seen before, in
 this trace (deep recursion) or an earlier one (the same error logged again), costs one
 dictionary lookup. Only pure functions of their arguments are memoised, so results never
 depend on the cache; lines longer than :data:`MAX_LINE` never reach a memo. :func:`clear_memos`
 empties them all (the benchmark's cold rows call it before every parse).
 
 What the memos keep: at most ``MEMO_SIZE`` recent distinct lines each, as the logs' trace
-cache and ``clean``'s fallback cache keep recent texts. Python's echoed source lines are never
-memoised, nor are the non-frame lines of Node, Ruby, PHP and .NET traces; the JVM and Python
-parsers and the language vote keep frame lines only (message lines may hold secrets, and
-reading them again costs a few µs a trace).
+cache and ``clean``'s fallback cache keep recent texts. Only frame lines (and parts of them: a
+PHP row's body, a Go function line once its location follows) are memoised, by every parser
+and the language vote; message lines, Python's echoed source lines and whatever follows a trace
+in a log may hold secrets and are read afresh each time (a few µs a trace).
+``tests/traces/test_memo.py`` checks that no string of a real message reaches a memo.
 """
 
 from __future__ import annotations
