@@ -152,10 +152,12 @@ def _raise_short() -> BaseException:
 
 
 def _strings(item: object) -> list[str]:
-    """The strings in a memo key or value: itself, or those inside a tuple (a pair of lines, a
-    raw frame) or a Frame."""
+    """The strings in a memo key or value: itself (bytes decoded), or those inside a tuple (a
+    pair of lines, a raw frame) or a Frame."""
     if isinstance(item, str):
         return [item]
+    if isinstance(item, bytes):  # the language vote's line shapes
+        return [item.decode("utf-8", "surrogatepass")]
     if isinstance(item, tuple):
         return [s for part in item for s in _strings(part)]
     if isinstance(item, Frame):

@@ -171,6 +171,13 @@ def _at_vote(s: str) -> tuple[str | None, int]:
 # messages among them (they may hold secrets), are remembered only within a call (a log of one
 # repeated line costs one vote).
 _FRAME_VOTES: dict[str, tuple[str | None, int]] = shared_dict()
+# The same votes by the frame line's shape: its UTF-8 bytes with every ASCII digit 1-9 made
+# ``1``. No test of :func:`_vote` tells two such digits apart (they meet only ``\d``,
+# ``[0-9a-f]``, ``\w`` and ``isdecimal``, and keep every position; ``0`` stays itself for the
+# ``0x`` of Go and .NET frames), so a line of a known shape (the same code throwing from other
+# lines, as after a release) votes without its tests.
+_SHAPE_VOTES: dict[bytes, tuple[str | None, int]] = shared_dict()
+_SHAPE_DIGITS = bytes.maketrans(b"23456789", b"11111111")
 # What a kept line starts with (leading blanks stripped): frames (JVM, .NET, Node ``at``, Ruby
 # ``from``, Python ``File "``, PHP ``#N`` rows, which its parser keeps too) and headers that hold
 # no message.
@@ -188,17 +195,29 @@ def detect_language(lines: list[str]) -> str | None:
     """The language whose signatures score highest in ``lines`` (``None`` if none match)."""
     score = dict.fromkeys(LANGUAGES, 0)
     votes = _FRAME_VOTES
+    shapes = _SHAPE_VOTES
     here: dict[str, tuple[str | None, int]] = {}
     for line in lines:
         if len(line) > MAX_LINE or not line:
             continue
         vote = votes.get(line) or here.get(line)
         if vote is None:
-            vote = here[line] = _vote(line)
-            if vote[0] is not None and _is_frame_vote(line, vote):
+            shape = line.encode("utf-8", "surrogatepass").translate(_SHAPE_DIGITS)
+            vote = shapes.get(shape)
+            keep = vote is not None  # a frame line's shape seen before
+            if vote is None:
+                vote = _vote(line)
+                keep = vote[0] is not None and _is_frame_vote(line, vote)
+                if keep:
+                    if len(shapes) >= MEMO_SIZE:
+                        shapes.clear()
+                    shapes[shape] = vote
+            if keep:
                 if len(votes) >= MEMO_SIZE:
                     votes.clear()
                 votes[line] = vote
+            else:
+                here[line] = vote  # not a frame line: not kept past this call
         lang, add = vote
         if lang is not None:
             score[lang] += add
