@@ -18,7 +18,7 @@ from hintline.traces._detect import is_dotnet_frame
 FIXTURES = Path(__file__).parent / "fixtures"
 PIECES = ["(", ")", " ", "\t", ".", ":", "/", '"', "at ", " in ", ":line ", "[0x1f]", " [0x0001c]", "<a1>",
           "File \"", ", line ", ", in ", "Caused by: ", "java.lang.", "Exception", "Error", "0", "12", "²",
-          "\u0663", "\xa0", "\u2003", "\x00", "    ", "$", "`1[T]", ""]
+          "\u0663", "\xa0", "\u2003", "\x00", "    ", "$", "`1[T]", ") ", " in )", " in  ", ""]
 
 # the plain patterns the fast ones replaced
 JVM_FRAME = re.compile(r"\s*at ([^\s(]+)\(([^()\n]*)\)")
@@ -31,8 +31,8 @@ PY_FRAME = re.compile(r'\s*File "([^"]*)", line (\d+)(?:, in (.+))?$')
 PY_EXC = re.compile(r"([A-Za-z_][\w.]*)(?:: ?(.*))?$")
 
 
-def _samples(count: int = 4000) -> list[str]:
-    real = [line for path in sorted(FIXTURES.rglob("*.txt")) for line in path.read_text().split("\n")]
+def _samples(count: int = 4000, folder: str = "") -> list[str]:
+    real = [line for path in sorted(FIXTURES.rglob(f"{folder}*.txt")) for line in path.read_text().split("\n")]
     rnd = random.Random(20261130)
     out = list(real)
     for _ in range(count):
@@ -67,7 +67,7 @@ def test_two_compares_are_startswith() -> None:
 
 def test_common_dotnet_frame_is_read_as_dotnet_frame_reads_it() -> None:
     seen = 0
-    for s in _samples(20000):
+    for s in _samples(20000, "dotnet/"):
         s = s.strip()
         if not s.startswith("at "):
             s = "at " + s
