@@ -7,8 +7,8 @@ parse_trace keeps bounded memos of frame lines, Frames and in_app decisions acro
 frames of one service recur from trace to trace), so a row that parses the same trace again
 and again measures the warm case. Each 5 KB row has a ``cold`` twin that empties the memos
 before every parse (a trace never seen before); that row includes ``clear_memos()`` itself,
-about 2 µs (15 µs after a parse filled them). A third twin, ``unseen lines``, cycles through 500
-copies of the real trace whose line numbers are shifted by a different amount each: the same
+about 2 µs (15 µs after a parse filled them). A third twin, ``unseen lines``, cycles through
+8,192 copies of the real trace whose line numbers are shifted by a different amount each: the same
 code throwing from lines the memos have not seen (a new release of the service), without
 emptying anything. The ``floor`` rows time what no parser of such a trace can skip from CPython
 (splitting it, one regex match per line, one new Frame per frame line) on those copies."""
@@ -24,8 +24,10 @@ from benchmarks._harness import Case
 from hintline.traces import parse_trace
 
 try:
-    from hintline.traces._memo import clear_memos
+    from hintline.traces._memo import MEMO_SIZE, clear_memos
 except ImportError:  # an older checkout without memos (before/after comparisons)
+    MEMO_SIZE = 4096
+
     def clear_memos() -> None:
         """No memos to clear."""
 
@@ -54,10 +56,17 @@ def _cold(name: str, text: str, target: float | None, root: str | None = None) -
 _LINE_NUMBER = re.compile(r"(?:(?<=[:(])|(?<=line ))\d+")  # line and column numbers
 
 
+def _shifted_copies(text: str) -> list[str]:
+    """Copies of ``text`` with every line number shifted by a different amount each: twice as
+    many as a memo keeps entries, so however a parser keys its memo (a whole line, a PHP row's
+    body, a Go function and location pair), a copy's lines are gone from it when the copy comes
+    round again, even for a trace of a few distinct lines repeated (deep recursion)."""
+    return [_LINE_NUMBER.sub(lambda m, k=k: str(int(m[0]) + 100_000 * k), text) for k in range(1, 2 * MEMO_SIZE + 1)]
+
+
 def _unseen(name: str, text: str, target: float | None, root: str | None = None) -> Case:
     size = len(text.encode())
-    copies = [_LINE_NUMBER.sub(lambda m, k=k: str(int(m[0]) + 100_000 * k), text) for k in range(1, 501)]
-    it = itertools.cycle(copies)
+    it = itertools.cycle(_shifted_copies(text))
 
     def run() -> object:
         return parse_trace(next(it), project_root=root)
@@ -134,7 +143,7 @@ def _floor_rows() -> list[Case]:
         ("python 5k requests chain", "python/requests_connection_refused.txt", "python"),
     ):
         text = _read(rel)
-        copies = [_LINE_NUMBER.sub(lambda m, k=k: str(int(m[0]) + 100_000 * k), text) for k in range(1, 501)]
+        copies = _shifted_copies(text)
         split_match, with_frames = _floor_fns(copies, _FLOOR_PATTERNS[lang])
         size = len(text.encode()) / 1024
         rows.append(Case("traces", f"floor: {name} ({size:.1f} KiB), unseen lines: split + one match per line", split_match))
