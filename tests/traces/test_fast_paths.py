@@ -1,124 +1,78 @@
-"""The parsers' fast paths give what their reference code gives.
+"""The JVM, Python and .NET parsers' fast paths read what their plain patterns read.
 
-Node's frame loop reads the common frame shapes with one regex (:data:`_node._COMMON`) and
-falls back to :func:`node_frame` for the rest; PHP's row loop tests a row's head against a set
-instead of splitting its number off. Both must accept exactly the same lines, and read them the
-same, as the slow path they shortcut: these tests build many frame lines from the pieces real
-traces are made of (and the odd ones around them) and compare.
+Each fast path (a pattern without backtracking, a check done after a cheaper match, a common
+frame shape read in one match, two string compares for ``startswith``) is compared with the
+plain form it replaced, on the lines of the real captured traces and on seeded mutations of
+them (cut, spliced with the characters the patterns turn on).
 """
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Callable
-from typing import Any
+import re
+from pathlib import Path
 
-from hintline.traces import _node, _php
-from hintline.traces._memo import clear_memos
+from hintline.traces import _dotnet, _jvm, _python
+from hintline.traces._detect import is_dotnet_frame
 
-_INDENTS = ["", "    ", "      ", "\t", " \u00a0 "]
-_PREFIXES = ["", "async ", "async async ", "new ", "async new "]
-_FUNCS = ["f", "Object.<anonymous>", "Function.executeUserEntryPoint [as runMain]", "new Foo", "a b c", "f(x)",
-          "x [as y]", "async", "new", "", "Promise.all", "[as z]", "f ", "a  b", "Module._extensions..js"]
-_LOCS = ["/a/b.js:1:2", "node:internal/modules/cjs/loader:1521:14", "/a b/c.js:1:2", "file:///a.mjs:3:4", ":1:2",
-         "a:1", "a", "a:b:c", "a:1:2:3", "eval at f (/a.js:1:2), <anonymous>:3:4", "eval at a, b.js:1:2",
-         "x, y:1:2", "a:\u00b2:1", "a:1:\u0663", "a:\u0661:\u0662", "index 0", "<anonymous>", "", "a.js:1:2 ",
-         "(a.js:1:2)", "a(b).js:1:2", "C:\\x\\y.js:10:5"]
-_TAILS = ["", " {", ",", " ", ")", " }", "  "]
+FIXTURES = Path(__file__).parent / "fixtures"
+PIECES = ["(", ")", " ", "\t", ".", ":", "/", '"', "at ", " in ", ":line ", "[0x1f]", " [0x0001c]", "<a1>",
+          "File \"", ", line ", ", in ", "Caused by: ", "java.lang.", "Exception", "Error", "0", "12", "²",
+          "\u0663", "\xa0", "\u2003", "\x00", "    ", "$", "`1[T]", ") ", " in )", " in  ", ""]
 
-
-def _node_lines() -> list[str]:
-    lines = []
-    for indent, prefix, func, loc, tail in itertools.product(_INDENTS, _PREFIXES, _FUNCS, _LOCS, _TAILS):
-        body = f"{prefix}{func} ({loc})" if func else f"{prefix}{loc}"
-        lines.append(f"{indent}at {body}{tail}")
-    random.Random(4).shuffle(lines)
-    return lines[:6000]
+# the plain patterns the fast ones replaced
+JVM_FRAME = re.compile(r"\s*at ([^\s(]+)\(([^()\n]*)\)")
+JVM_HEADER = re.compile(
+    r"(?:Exception in thread \"([^\"\n]*)\" )?"
+    r"((?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*|[A-Z][\w$]*(?:Exception|Error|Throwable))"
+    r"(?:: ?(.*))?$"
+)
+PY_FRAME = re.compile(r'\s*File "([^"]*)", line (\d+)(?:, in (.+))?$')
+PY_EXC = re.compile(r"([A-Za-z_][\w.]*)(?:: ?(.*))?$")
 
 
-def _outcome(fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)``, or the name of the ValueError it raised (``int()`` of a digit like ``²``
-    that is no decimal: the reference raises there, and parse_trace turns it into no trace)."""
-    try:
-        return fn(*args)
-    except ValueError as exc:
-        return type(exc).__name__
+def _samples(count: int = 4000, folder: str = "") -> list[str]:
+    real = [line for path in sorted(FIXTURES.rglob(f"{folder}*.txt")) for line in path.read_text().split("\n")]
+    rnd = random.Random(20261130)
+    out = list(real)
+    for _ in range(count):
+        s = rnd.choice(real)
+        for _ in range(rnd.randrange(1, 4)):
+            p = rnd.randrange(len(s) + 1)
+            q = min(len(s), p + rnd.randrange(0, 6))
+            s = s[:p] + rnd.choice(PIECES) + s[q:]
+        out.append(s)
+    return out
 
 
-def _reference(line: str) -> tuple[object, bool] | str | None:
-    """What the reference path makes of a line: (frame, opens), ``None`` or an error name."""
-    s = line.strip()
-    if not s.startswith("at ") or len(s) <= 3:
-        return None
-    rest = s[3:]
-    opens = rest.endswith(" {")
-    rest = rest[:-2] if opens else rest[:-1] if rest.endswith(",") else rest
-    frame = _outcome(_node.node_frame, rest)
-    return frame if isinstance(frame, str) else (frame, opens)
+def _groups(m: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, ...]] | None:
+    return None if m is None else (m.span(), m.groups())
 
 
-def test_node_common_shape_reads_as_node_frame() -> None:
-    """Wherever the one-regex shape matches, its frame is node_frame's; the frame loop and the
-    per-line reader give every line the reference's frame (or stop where it does)."""
-    matched = 0
-    for line in _node_lines():
-        expected = _reference(line)
-        m = _node._COMMON.match(line)
-        if m is not None:
-            matched += 1
-            assert expected == (_node._common_frame(m), False), line
-        clear_memos()
-        frames: list[object] = []
-        stop = _outcome(_node._frame_run, [line, line], 0, frames)
-        if isinstance(stop, str):  # the loop read it and raised as the reference does
-            assert expected == stop, line
-        elif isinstance(expected, str):  # the loop left it to the caller, whose reading raises
-            assert line.endswith(" {"), line
-            assert (stop, frames) == (0, []), line
-        elif expected is None or expected[1]:
-            assert (stop, frames) == (0, []), line
-        else:
-            assert (stop, frames) == (2, [expected[0]] * 2), line
-            assert _node._at_line(line.strip()) == expected, line
-    assert matched > 500  # the fast shape is a common one
+def test_patterns_without_backtracking_match_the_same() -> None:
+    for s in _samples():
+        for text in (s, s.strip()):
+            assert _groups(_jvm._HEADER.match(text)) == _groups(JVM_HEADER.match(text)), text
+            assert _groups(_python._FRAME.match(text)) == _groups(PY_FRAME.match(text)), text
+            assert _groups(_python._EXC.match(text)) == _groups(PY_EXC.match(text)), text
+            fast = _jvm._FRAME.match(text)
+            read = None if fast is None or _jvm._has_space(fast[1]) else _groups(fast)
+            assert read == _groups(JVM_FRAME.match(text)), text
 
 
-def test_php_row_loop_matches_the_row_test() -> None:
-    """The row loop's head-in-a-set test reads every line as the partition-and-isdecimal test
-    does, stopping at the same line, with or without the body in the memo."""
-    bodies = ["/a.php(3): f()", "{main}", "[internal function]: g('x')", "/a.php(3): A\\B->c('#1 x')", "x", " x",
-              "/a(b).php(3): f()", "/a.php(\u00b2): f()", "", "  ", "/a): x.php(3): f()", "{main}(1): x",
-              "[internal function]: a(1): b()", "/a.php(3):  f()", "/a.php(3): ", "C:\\a.php(3): {closure}(1)"]
-    heads = ["#0", "#7", "#1023", "#1024", "#99999", "#\u0663", "#01", "# 1", "#1x", "#", "x"]
-    lines = [f"{lead}{head} {body}{trail}" for lead, head, body, trail in
-             itertools.product(["", "  ", "\t"], heads, bodies, ["", " ", "\r"])]
-    for line in lines:
-        for warm in (False, True):
-            if not warm:
-                clear_memos()
-            expected = _outcome(_php._row_line, line.strip())
-            rows: list[_php._Row] = []
-            stop = _outcome(_php._row_run, [line], 0, rows)
-            if isinstance(expected, str):
-                assert stop == expected, line
-            elif expected is None:
-                assert (stop, rows) == (0, []), line
-            elif expected is _php._UNPARSED:
-                assert (stop, rows) == (1, []), line
-            else:
-                assert (stop, rows) == (1, [expected]), line
+def test_two_compares_are_startswith() -> None:
+    for s in [*_samples(1000), "", " ", "   ", "    ", "   !", "   \t", "    x", "\t    "]:
+        assert ("    " <= s < "   !") == s.startswith("    "), s
 
 
-def test_php_row_shape_splits_as_row() -> None:
-    """The one-match row body (:data:`_php._ROW_SHAPE`) splits a body exactly as ``_row`` does."""
-    files = ["/a.php", "/a b/c.php", "C:\\a.php", "/a(b).php", "/a).php", "/a): x.php", "{main}", "x", ""]
-    nums = ["3", "12", "\u00b2", "\u0663", "", "3x"]
-    calls = ["f()", "A\\B->c('#1 x')", "{closure}(1)", " f()", "", "a(1): b()", "{main}"]
-    bodies = [f"{file}({num}): {call}" for file, num, call in itertools.product(files, nums, calls)]
-    bodies += ["{main}", "{main}(1): x", "[internal function]: a(1): b()", "/a.php(3):", "/a.php(3)"]
-    for body in bodies:
-        shape = _php._ROW_SHAPE.match(body)
-        if shape is not None:
-            file, num, call = shape.groups()
-            assert _php._row(body) == (file, int(num), call), body
+def test_common_dotnet_frame_is_read_as_dotnet_frame_reads_it() -> None:
+    seen = 0
+    for s in _samples(20000, "dotnet/"):
+        s = s.strip()
+        if not s.startswith("at "):
+            s = "at " + s
+        plain = _dotnet.dotnet_frame(s[3:]) if is_dotnet_frame(s) or " in " in s or s.endswith(")") else None
+        if _dotnet._COMMON.fullmatch(s):
+            seen += 1
+        assert _dotnet._at_frame(s) == plain, s
+    assert seen > 100  # the common shape was exercised
