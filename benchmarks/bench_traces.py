@@ -92,7 +92,7 @@ def cases() -> list[Case]:
     """Benchmark rows for ``python -m benchmarks trace``."""
     rows = [
         Case("traces", "reference: sum(range(1000)) (machine speed)", lambda: sum(range(1000)), None,
-             "about 9 µs on an idle 2-core x86_64; scale the rows by it on a loaded machine"),
+             "about 19 µs on this idle 2-core x86_64; scale the rows by it on a loaded machine"),
     ]
     for name, rel, root in FIVE_KB:
         rows.append(_case(name, _read(rel), 100, root))
