@@ -51,3 +51,12 @@ def test_engine_forced_to_re_uses_in(monkeypatch: pytest.MonkeyPatch) -> None:
     assert screen.search("a ---> b") is True
     assert screen.search("a --> b") is False
     assert screen._database is None
+
+
+def test_trace_markers_in_long_texts() -> None:
+    """A long text is screened by its head first: a marker after it, or across its end, counts."""
+    head = 65536
+    for at in (10, head - 2, head - 1, head, head + 5, 3 * head):
+        text = "x" * at + "Caused by:" + "y" * 100
+        assert may_hold_trace(text), at
+    assert not may_hold_trace("x" * (3 * head))
