@@ -19,6 +19,9 @@ def _on_hit(_id: int, _start: int, _end: int, _flags: int, _context: object) -> 
     return True  # the first hit answers: stop the scan (the binding raises ScanTerminated)
 
 
+_HEAD = 65536  # characters of a long text screened first
+
+
 class _NeverRaised(Exception):
     """Stands for ``hyperscan.ScanTerminated`` until the database is built."""
 
@@ -65,7 +68,16 @@ class LiteralScreen:
         return self._database
 
     def search(self, text: str) -> bool:
-        """Whether any literal occurs in ``text`` (the scan stops at the first one found)."""
+        """Whether any literal occurs in ``text`` (the scan stops at the first one found).
+
+        A text longer than 64 KiB is screened by its head first, so a long log whose literal
+        comes early is not encoded whole.
+        """
+        if len(text) > _HEAD and self._search(text[:_HEAD]):
+            return True
+        return self._search(text)
+
+    def _search(self, text: str) -> bool:
         database = self._database if self._database is not None else self._compile()
         if database is not None:
             try:

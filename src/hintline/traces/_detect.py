@@ -63,18 +63,14 @@ def normalize_language(language: str | None) -> str | None:
 
 
 _MAY_HOLD = LiteralScreen(_MARKERS)
-_HEAD = 65536  # characters screened first in a long text
 
 
 def may_hold_trace(text: str) -> bool:
     """Cheap reject: ``False`` when the text has none of the pieces any trace is made of.
 
     One Vectorscan pass that stops at the first piece found (``in`` per piece where Hyperscan
-    cannot run): 15 ``in`` scans of 5 KB of prose cost about 35 µs. A long text is screened by
-    its first 64 KiB first, so a 10 MB log whose trace starts early is not encoded whole.
+    cannot run): 15 ``in`` scans of 5 KB of prose cost about 35 µs.
     """
-    if len(text) > _HEAD and _MAY_HOLD.search(text[:_HEAD]):
-        return True
     return _MAY_HOLD.search(text)
 
 

@@ -176,10 +176,7 @@ class InAppPolicy:
 
     def _file_verdict(self, file: str) -> int:
         """What ``file`` alone says: a third-party place, in or out of the project, or nothing."""
-        if "/" not in file and "\\" not in file:  # a bare file name (JVM, .NET): inlined
-            if file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES):
-                return _THIRD
-        elif is_third_party_path(file):
+        if is_third_party_path(file):
             return _THIRD
         if self.root:
             path = file[7:] if file.startswith("file://") else file
