@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from hintline._vectorscan.cache import CACHE_ENV, cache_dir, in_background, read_entry, write_entry
 from hintline._vectorscan.cache import machine as _machine
+from hintline._linear import LinearPattern
 from hintline.cleaner._patterns import (
     CASEFOLD_SPECIALS,
     Guard,
@@ -249,7 +250,7 @@ class HyperscanMatcher:
         self._database = database
         # compiled on first use: a text is verified against one or two rules, and compiling
         # all of them would cost 30 ms of the first clean()
-        self._regex: list[re.Pattern[str] | None] = [None] * len(self.rules)
+        self._regex: list[LinearPattern | None] = [None] * len(self.rules)
         self._spans = tuple(layout.spans)
         self._guards: dict[int, Guard | None] = {
             i: required_literals(self.rules[i].pattern) for i in layout.always
@@ -293,7 +294,6 @@ class HyperscanMatcher:
             return None
         folded: list[str] = []
         seen = -1
-        ascii_text = len(data) == len(text)
         for index, end in hits:
             if index == seen:
                 continue
@@ -306,16 +306,15 @@ class HyperscanMatcher:
                 pos = 0
             else:
                 # The match lies on the line of its last byte: search from that line's start.
-                line = data.rfind(b"\n", 0, end - 1) + 1
-                pos = line if ascii_text else len(data[:line].decode("utf-8"))
+                pos = data.rfind(b"\n", 0, end - 1) + 1
             regex = self._regex[index]
             if regex is None:
-                regex = self._regex[index] = re.compile(self.rules[index].pattern)
-            found = regex.search(text, pos)
+                regex = self._regex[index] = LinearPattern(self.rules[index].pattern)
+            found = regex.search(text, data, pos)
             if found is None and pos:
-                found = regex.search(text)
+                found = regex.search(text, data, 0)
             if found is not None:
-                return Match(index, self.rules[index], found.groupdict())
+                return Match(index, self.rules[index], found)
         return None
 
 

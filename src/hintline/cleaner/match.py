@@ -8,13 +8,18 @@ Two engines give the same answers:
 
 * ``hyperscan``: every pattern in one Hyperscan (Vectorscan) block-mode database, scanned once;
   each matching rule is reported once (``HS_FLAG_SINGLEMATCH``), the lowest index is verified
-  and captured with ``re``. Patterns are widened for Hyperscan (see :mod:`hintline.cleaner._patterns`)
+  and captured (see below). Patterns are widened for Hyperscan (see :mod:`hintline.cleaner._patterns`)
   so it can only over-report, never miss. Compiling the database takes a while, so it is
   cached on disk (``$HINTLINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/hintline``, else
   ``~/.cache/hintline``; ``HINTLINE_CACHE_DIR=off`` disables it) and, on a cold cache, built in a
   background thread while the ``re`` engine answers.
 * ``re``: the standard library only, for platforms without a Hyperscan wheel: a loop over the
   rules in order, each skipped unless one of its required literals occurs in the text.
+
+Both verify and capture with :class:`hintline._linear.LinearPattern`: RE2 (``google-re2``) on
+the rule's pattern translated to mean exactly what Python means, so a text built to make a
+pattern backtrack costs linear time; where google-re2 has no wheel, Python's ``re`` inside a
+bounded window. ``\\b`` and ``\\B`` are ASCII word boundaries on every engine.
 
 ``HINTLINE_ENGINE=re`` forces the stdlib engine; ``HINTLINE_ENGINE=hyperscan`` requires
 Hyperscan and compiles it before the first answer.
@@ -30,6 +35,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from hintline import rules as _table
+from hintline._linear import LinearPattern
 from hintline.cleaner._patterns import Guard, required_literals
 from hintline.exceptions import ConfigError
 from hintline.rules._model import Rule
@@ -78,15 +84,17 @@ class Matcher(Protocol):
         ...
 
 
-_Step = tuple[Callable[[str], re.Match[str] | None], tuple[str, ...] | None, bool]
-"""What the stdlib engine keeps per rule: its regex's search, its guard's literals (``None``:
-no guard) and whether they are casefolded."""
+_Step = tuple[
+    Callable[[str, bytes | None, int], dict[str, str | None] | None], tuple[str, ...] | None, bool
+]
+"""What the stdlib engine keeps per rule: its linear-time search, its guard's literals
+(``None``: no guard) and whether they are casefolded."""
 
 
 def _step(rule: Rule) -> _Step:
     guard = required_literals(rule.pattern)
     return (
-        re.compile(rule.pattern).search,
+        LinearPattern(rule.pattern).search,
         None if guard is None else guard.literals,
         guard is not None and guard.caseless,
     )
@@ -139,6 +147,7 @@ class ReMatcher:
     def match(self, text: str) -> Match | None:
         """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
         folded: str | None = None
+        data: bytes | None = None
         index = 0
         for search, literals, caseless in self._plan or self._lazy_plan():
             if literals is not None:
@@ -154,9 +163,11 @@ class ReMatcher:
                 else:
                     index += 1
                     continue
-            found = search(text)
+            if data is None:
+                data = text.encode("utf-8", "surrogatepass")
+            found = search(text, data, 0)
             if found is not None:
-                return Match(index, self.rules[index], found.groupdict())
+                return Match(index, self.rules[index], found)
             index += 1
         return None
 

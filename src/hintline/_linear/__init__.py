@@ -1,0 +1,140 @@
+"""Patterns that run in time linear in the text: RE2 where it can mean what Python means.
+
+:class:`LinearPattern` holds one Python ``re`` pattern. Its :meth:`~LinearPattern.search`
+runs the RE2 spelling (:func:`hintline._linear.translate.to_re2`) on the UTF-8 bytes of the
+text when ``google-re2`` is installed and the pattern translates; otherwise Python's ``re``
+on :func:`~hintline._linear.translate.python_form` of the pattern, inside a window whose size
+is bounded (:data:`WINDOW`), so that even a pattern built to backtrack cannot take long.
+Both give the same groups for every match that fits in the window.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+from hintline._linear.translate import python_form, to_re2, why_not
+
+__all__ = ["AVAILABLE", "WINDOW", "LinearPattern", "python_form", "to_re2", "why_not"]
+
+_re2: Any
+try:  # google-re2 has wheels for the common platforms; elsewhere the bounded re path runs
+    from re2 import _re2
+except ImportError:  # pragma: no cover - exercised where google-re2 has no wheel
+    _re2 = None
+
+AVAILABLE = _re2 is not None
+"""Whether ``google-re2`` can be imported here."""
+
+WINDOW = 4096
+"""Characters around a line that Python's ``re`` may look at where RE2 is not available (a
+backtracking pattern's worst case grows with the window, not with the text)."""
+
+_MAX_MEM = 64 << 20
+_options: Any = None
+_options_lock = threading.Lock()
+
+
+def _re2_options() -> Any:
+    global _options
+    if _options is None:
+        with _options_lock:
+            if _options is None:
+                options = _re2.RE2.Options()
+                options.log_errors = False
+                options.max_mem = _MAX_MEM
+                _options = options
+    return _options
+
+
+class LinearPattern:
+    """One Python ``re`` pattern, searched in linear time (see the module docs).
+
+    Args:
+        pattern: the Python pattern.
+        use_re2: ``False`` forces the bounded ``re`` path (what runs without google-re2).
+    """
+
+    __slots__ = ("_names", "_python", "_re2", "engine", "pattern")
+
+    def __init__(self, pattern: str, *, use_re2: bool = True) -> None:
+        self.pattern = pattern
+        self._re2: Any = None
+        self._names: tuple[tuple[str, int], ...] = ()
+        self._python: re.Pattern[str] | None = None
+        source = to_re2(pattern) if AVAILABLE and use_re2 else None
+        if source is not None:
+            compiled = _re2.RE2(source.encode("utf-8"), _re2_options())
+            if compiled.ok():
+                self._re2 = compiled
+                self._names = tuple(
+                    (name.decode() if isinstance(name, bytes) else name, index)
+                    for name, index in compiled.NamedCapturingGroups()
+                )
+        self.engine = "re2" if self._re2 is not None else "re"
+
+    @property
+    def python(self) -> re.Pattern[str]:
+        """The Python regex (ASCII word boundaries, as in RE2)."""
+        if self._python is None:
+            self._python = re.compile(python_form(self.pattern))
+        return self._python
+
+    def search(self, text: str, data: bytes | None = None, pos: int = 0) -> dict[str, str | None] | None:
+        """The named groups of the first match at or after ``pos``, or ``None``.
+
+        Args:
+            text: the text.
+            data: ``text`` encoded as UTF-8 (pass it when you have it; encoded here if not).
+            pos: where to start, as an offset into ``data`` (equal to the character offset
+                for ASCII text).
+        """
+        compiled = self._re2
+        if compiled is None:
+            return self._python_search(text, data, pos)
+        if data is None:
+            data = text.encode("utf-8", "surrogatepass")
+        spans = compiled.Match(_UNANCHORED, data, pos, len(data))
+        if spans[0][0] < 0:
+            return None
+        out: dict[str, str | None] = {}
+        for name, index in self._names:
+            start, end = spans[index]
+            out[name] = None if start < 0 else data[start:end].decode("utf-8", "replace")
+        return out
+
+    def _python_search(self, text: str, data: bytes | None, pos: int) -> dict[str, str | None] | None:
+        if pos and data is not None and len(data) != len(text):
+            pos = len(data[:pos].decode("utf-8", "replace"))
+        found = bounded_search(self.python, text, pos)
+        return None if found is None else found.groupdict()
+
+
+_UNANCHORED: Any = _re2.RE2.Anchor.UNANCHORED if _re2 is not None else None
+
+
+def bounded_search(regex: re.Pattern[str], text: str, pos: int = 0) -> re.Match[str] | None:
+    """``regex.search(text, pos)`` where the text is short; else searched window by window.
+
+    A window is at most :data:`WINDOW` characters of whole lines (a longer line is cut into
+    overlapping windows), so Python's backtracking costs at most a constant per character.
+    A match longer than a window is not found: the price of running without RE2.
+    """
+    if len(text) - pos <= WINDOW:
+        return regex.search(text, pos)
+    n = len(text)
+    start = pos
+    while start < n:
+        end = min(n, start + WINDOW)
+        if end < n:
+            cut = text.rfind("\n", start + WINDOW // 2, end)
+            if cut > start:
+                end = cut + 1
+        found = regex.search(text, start, end)
+        if found is not None:
+            return found
+        if end >= n:
+            return None
+        start = end if text[end - 1] == "\n" else end - WINDOW // 4
+    return None
