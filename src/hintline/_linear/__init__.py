@@ -48,6 +48,13 @@ def _re2_options() -> Any:
     return _options
 
 
+def _compile(source: str | None) -> Any:
+    if source is None:
+        return None
+    compiled = _re2.RE2(source.encode("utf-8"), _re2_options())
+    return compiled if compiled.ok() else None
+
+
 class LinearPattern:
     """One Python ``re`` pattern, searched in linear time (see the module docs).
 
@@ -56,18 +63,20 @@ class LinearPattern:
         use_re2: ``False`` forces the bounded ``re`` path (what runs without google-re2).
     """
 
-    __slots__ = ("_names", "_python", "_re2", "engine", "pattern")
+    __slots__ = ("_ascii", "_names", "_python", "_re2", "engine", "pattern")
 
     def __init__(self, pattern: str, *, use_re2: bool = True) -> None:
         self.pattern = pattern
         self._re2: Any = None
+        self._ascii: Any = None
         self._names: tuple[tuple[str, int], ...] = ()
         self._python: re.Pattern[str] | None = None
         source = to_re2(pattern) if AVAILABLE and use_re2 else None
         if source is not None:
-            compiled = _re2.RE2(source.encode("utf-8"), _re2_options())
-            if compiled.ok():
+            compiled = _compile(source)
+            if compiled is not None:
                 self._re2 = compiled
+                self._ascii = _compile(to_re2(pattern, ascii_text=True)) or compiled
                 self._names = tuple(
                     (name.decode() if isinstance(name, bytes) else name, index)
                     for name, index in compiled.NamedCapturingGroups()
@@ -90,11 +99,11 @@ class LinearPattern:
             pos: where to start, as an offset into ``data`` (equal to the character offset
                 for ASCII text).
         """
-        compiled = self._re2
-        if compiled is None:
+        if self._re2 is None:
             return self._python_search(text, data, pos)
         if data is None:
             data = text.encode("utf-8", "surrogatepass")
+        compiled = self._ascii if len(data) == len(text) else self._re2
         spans = compiled.Match(_UNANCHORED, data, pos, len(data))
         if spans[0][0] < 0:
             return None
