@@ -211,7 +211,7 @@ class _Translator:
             return "\\" + nxt
         if nxt == "A":
             return r"\A"
-        if nxt == "Z":
+        if nxt in "Zz":  # \z: only in the edges to_re2_edges writes (Python has no \z)
             return r"\z"
         if nxt in _SIMPLE:
             return "\\" + nxt
@@ -322,3 +322,120 @@ def python_form(pattern: str) -> str:
         return f"(?a:{token})" if token in ("\\b", "\\B") else token
 
     return _BOUNDARY.sub(fix, pattern)
+
+
+LEAD = "_hl_lead"
+"""The group that marks where a match really starts after :func:`to_re2_edges` consumed the
+character a leading look-behind looked at."""
+TAIL = "_hl_tail"
+"""The group that marks where a match really ends before the text a trailing look-ahead
+looked at, which :func:`to_re2_edges` consumes."""
+
+_ONE_CHAR = r"(?:\[(?:\\.|[^\]\\])+\]|\\[^\d]|[^\\()\[\]|*+?{}.^$])"
+_LEAD_RE = re.compile(rf"\(\?<([!=])({_ONE_CHAR})\)")
+
+
+def _top_level_alternation(pattern: str) -> bool:
+    depth = 0
+    i = 0
+    in_class = False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            if pattern.startswith(("[]", "[^]"), i):
+                i += 2 if pattern[i + 1] == "]" else 3
+                continue
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            return True
+        i += 1
+    return False
+
+
+def _complement(atom: str) -> str:
+    """A class matching exactly the characters ``atom`` (one character) does not."""
+    if atom.startswith("[^"):
+        return "[" + atom[2:]
+    if atom.startswith("["):
+        return "[^" + atom[1:]
+    if atom.startswith("\\") and atom[1] in "wsdWSD":
+        return "\\" + atom[1].swapcase()
+    return f"[^{atom}]"
+
+
+def _trailing_lookahead(pattern: str) -> tuple[int, str, str] | None:
+    """``(where it starts, '!' or '=', its body)`` if ``pattern`` ends with a look-ahead."""
+    if not pattern.endswith(")") or pattern.endswith("\\)"):
+        return None
+    depth = 0
+    i = len(pattern) - 1
+    # walk back to the matching "(" (escapes and classes make this approximate: verify below)
+    while i >= 0:
+        c = pattern[i]
+        if c == ")" and (i == 0 or pattern[i - 1] != "\\"):
+            depth += 1
+        elif c == "(" and (i == 0 or pattern[i - 1] != "\\"):
+            depth -= 1
+            if depth == 0:
+                break
+        i -= 1
+    if i < 0 or not pattern.startswith(("(?=", "(?!"), i):
+        return None
+    body = pattern[i + 3 : -1]
+    try:
+        re.compile(body)
+        re.compile(pattern[:i])
+    except re.error:
+        return None
+    return i, pattern[i + 2], body
+
+
+def to_re2_edges(pattern: str, *, ascii_text: bool = False) -> str | None:
+    """:func:`to_re2` for a pattern with a look-behind of one character at its start and/or a
+    look-ahead at its end (the shape of most secret patterns: ``(?<![A-Za-z0-9])token(?!…)``).
+
+    RE2 has no look-arounds, but at the edges of a pattern they can be consumed instead: a
+    leading ``(?<!C)`` becomes ``(?:\\A|[^C])`` followed by an empty group :data:`LEAD` (the
+    real start), a trailing ``(?!C)`` of one character becomes ``(?:[^C]|\\z)`` and a trailing
+    ``(?=X)`` becomes ``X``, both after an empty group :data:`TAIL` (the real end). The first
+    match and its groups stay those of Python: the consumed text lies outside the match, and
+    nothing after it can be tried differently. Look-arounds elsewhere give ``None``.
+    """
+    if _top_level_alternation(pattern):
+        return to_re2(pattern, ascii_text=ascii_text)
+    lead = ""
+    body = pattern
+    m = _LEAD_RE.match(body)
+    if m:
+        kind, atom = m.groups()
+        lead = rf"(?:\A|{_complement(atom)})" if kind == "!" else rf"(?:{atom})"
+        body = body[m.end() :]
+    tail = ""
+    found = _trailing_lookahead(body)
+    if found is not None:
+        at, kind, ahead = found
+        if kind == "!":
+            if re.fullmatch(_ONE_CHAR, ahead) is None:
+                return None
+            tail = rf"(?:{_complement(ahead)}|\z)"
+        else:
+            tail = f"(?:{ahead})"
+        body = body[:at]
+    if not lead and not tail:
+        return to_re2(pattern, ascii_text=ascii_text)
+    source = (
+        (f"{lead}(?P<{LEAD}>)" if lead else "")
+        + f"(?:{body})"
+        + (f"(?P<{TAIL}>){tail}" if tail else "")
+    )
+    return to_re2(source, ascii_text=ascii_text)

@@ -1,19 +1,28 @@
-"""The scrubber: a Hyperscan prefilter in one pass, then ``re`` only where it fired.
+"""The scrubber: every pattern on a linear-time engine, one answer on every path.
 
-Hyperscan scans every pattern's ``trigger`` over the UTF-8 bytes in a single pass. Text where
-no trigger fires is returned as is. On each line where triggers fired, only those patterns'
-``re`` regexes run, merged left to right: the leftmost match in the text wins and, among
-matches starting at one position, the first listed pattern (the semantics of one combined
-alternation). For masking, leftmost-in-text is the right order: nothing is skipped.
+Each secret pattern is searched over the whole text on RE2 (``google-re2``), spelt to mean
+what Python means (:func:`hintline._linear.translate.to_re2_edges`: the look-behind of one
+character at the start and the look-ahead at the end that most secret patterns have are
+consumed instead). Five patterns keep look-arounds in their middle that RE2 cannot express
+(:data:`RE_PATTERNS`); they run on Python's ``re``, one line at a time, only where their
+trigger (translated for RE2) occurs, each no earlier than its ``reach`` before it.
 
-Without Hyperscan (no wheel for the platform) or when it cannot take the input (lone
-surrogates), the same merge runs every pattern over the whole text: slower, same result. While
-its database compiles (a cold cache), the triggers are searched with ``re`` and the merge runs
-the patterns whose trigger occurs: same result again, and fewer patterns to compile.
+The matches are merged left to right: the leftmost match in the text wins and, among matches
+starting at one position, the first listed pattern (the semantics of one combined
+alternation). A Hyperscan prefilter scans every pattern's ``trigger`` in one pass first: text
+where no trigger fires is returned as is, and a pattern whose trigger does not fire is not
+searched. That only saves work: a trigger fires wherever its pattern matches, so the answer
+is the same with the prefilter, while its database compiles, and where Hyperscan has no wheel
+(tests/scrub/test_differential.py checks it on fuzz and fixtures).
+
+A pass is repeated on its own output until nothing changes (at most :data:`MAX_PASSES`), so
+``scrub(scrub(x)) == scrub(x)``: a mask can leave text that another pattern then takes
+(``AWS secret:***\\``).
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import re
@@ -22,6 +31,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from hintline._linear import AVAILABLE as _RE2
+from hintline._linear import bounded_search
+from hintline._linear.translate import LEAD, TAIL, to_re2, to_re2_edges
 from hintline._vectorscan.cache import cached_database, database_path, in_background, load_database
 from hintline.scrub._model import MASK, ScrubResult, SecretPattern
 from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
@@ -36,9 +48,105 @@ try:  # the core dependency has wheels for the common platforms only
 except ImportError:  # pragma: no cover - exercised on platforms without a wheel
     _hs = None
 
-__all__ = ["Scrubber"]
+_re2: Any
+try:
+    from re2 import _re2
+except ImportError:  # pragma: no cover - exercised where google-re2 has no wheel
+    _re2 = None
 
-_LOOKBACK = 4096  # how far before a trigger a match may start (long scheme://user: prefixes)
+__all__ = ["MAX_PASSES", "RE_PATTERNS", "Scrubber"]
+
+MAX_PASSES = 4
+"""Passes until the text no longer changes (two in practice)."""
+
+RE_PATTERNS = {
+    "authorization-header": "(?!\\[secure\\]…) after the scheme: a value other tools masked stays",
+    "openai-key": "(?=…[0-9]) inside the key: a key holds a digit",
+    "cli-credentials": "(?![A-Z_]+…) before the value: a placeholder is not a secret",
+    "bearer-token": "(?=…[0-9]) inside the token: a token holds a digit",
+    "key-value": "look-behinds inside the key name and (?!None|null|…) before the value",
+}
+"""The built-in secret patterns RE2 cannot run, and the look-around that keeps them on ``re``.
+They run one line at a time, from their trigger's reach (tests/linear checks that each stays
+linear on hostile input; tests/scrub/test_table.py that this list is complete)."""
+
+_LOOKBACK = 4096  # how far before its trigger a match of a pattern without ``reach`` may start
+
+
+class _Found:
+    """A match found by RE2, in character offsets, answering like ``re.Match``."""
+
+    __slots__ = ("_end", "_spans", "_start")
+
+    def __init__(self, start: int, end: int, spans: dict[str, tuple[int, int]]) -> None:
+        self._start = start
+        self._end = end
+        self._spans = spans
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def span(self, group: str) -> tuple[int, int]:
+        return self._spans.get(group, (-1, -1))
+
+
+_Hit = re.Match[str] | _Found
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _Text:
+    """One text being scrubbed: its UTF-8 bytes and offset conversion (RE2 works on bytes)."""
+
+    __slots__ = ("_bytes_at", "_chars_at", "ascii", "data", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        try:
+            self.data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            # Lone surrogates: U+FFFD stands in for each (one character for one, and like a
+            # surrogate it is no word, digit or space character to any pattern).
+            self.data = _SURROGATE.sub("\ufffd", text).encode("utf-8")
+        self.ascii = len(self.data) == len(text)
+        self._chars_at = 0  # a known (char, byte) pair: conversions walk from it
+        self._bytes_at = 0
+
+    def to_byte(self, char: int) -> int:
+        if self.ascii:
+            return char
+        if char >= self._chars_at:
+            b = self._bytes_at + _re2.CharLenToBytes(self.data, self._bytes_at, char - self._chars_at)
+        else:
+            b = _re2.CharLenToBytes(self.data, 0, char)
+        self._chars_at, self._bytes_at = char, b
+        return int(b)
+
+    def to_char(self, byte: int) -> int:
+        if self.ascii:
+            return byte
+        if byte >= self._bytes_at:
+            c = self._chars_at + _re2.BytesToCharLen(self.data, self._bytes_at, byte)
+        else:
+            c = _re2.BytesToCharLen(self.data, 0, byte)
+        self._chars_at, self._bytes_at = c, byte
+        return int(c)
+
+
+def _compile_re2(source: str | None) -> Any:
+    if source is None or _re2 is None:
+        return None
+    from hintline._linear import _re2_options
+
+    compiled = _re2.RE2(source.encode("utf-8"), _re2_options())
+    return compiled if compiled.ok() else None
+
+
+_UNANCHORED: Any = _re2.RE2.Anchor.UNANCHORED if _re2 is not None else None
 
 
 @dataclass(frozen=True)
@@ -50,6 +158,7 @@ class _Branch:
     reach: int | None
     pattern: str
     trigger: str
+    use_re2: bool = True
 
     @functools.cached_property
     def regex(self) -> re.Pattern[str]:
@@ -57,9 +166,120 @@ class _Branch:
         return re.compile(self.pattern)
 
     @functools.cached_property
-    def screen(self) -> re.Pattern[str]:
-        """The compiled trigger (the pattern itself when it has none), on first use."""
-        return re.compile(self.trigger or self.pattern)
+    def linear(self) -> tuple[Any, Any, tuple[tuple[str, int], ...]] | None:
+        """``(RE2 for any text, RE2 for ASCII text, group indices)``, or ``None`` (``re``)."""
+        if not (_RE2 and self.use_re2):
+            return None
+        full = _compile_re2(to_re2_edges(self.pattern))
+        if full is None:
+            return None
+        ascii_only = _compile_re2(to_re2_edges(self.pattern, ascii_text=True)) or full
+        names = tuple(
+            (n.decode() if isinstance(n, bytes) else n, i) for n, i in full.NamedCapturingGroups()
+        )
+        return full, ascii_only, names
+
+    @functools.cached_property
+    def screen(self) -> Any:
+        """The trigger for RE2 (where a ``re`` pattern may match), or its Python regex."""
+        source = self.trigger or self.pattern
+        compiled = _compile_re2(to_re2(source)) if _RE2 and self.use_re2 else None
+        return compiled if compiled is not None else re.compile(source)
+
+    def re2_search(self, t: _Text, pos: int) -> _Found | None:
+        """The first match at or after character ``pos``, by RE2 on the whole text."""
+        linear = self.linear
+        assert linear is not None
+        full, ascii_only, names = linear
+        compiled = ascii_only if t.ascii else full
+        byte = t.to_byte(pos)
+        lead = False
+        if byte and LEAD in dict(names):
+            byte -= len(t.text[pos - 1].encode("utf-8"))  # the character the look-behind sees
+            lead = True
+        spans = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))
+        if spans[0][0] < 0:
+            return None
+        got: dict[str, tuple[int, int]] = {}
+        start_b, end_b = spans[0]
+        for name, index in names:
+            s, e = spans[index]
+            if name == LEAD:
+                start_b = s
+            elif name == TAIL:
+                end_b = s
+            elif s >= 0:
+                got[name] = (t.to_char(s), t.to_char(e))
+        start = t.to_char(start_b)
+        if lead and start < pos:  # \A at the text's start, before pos: ask re (rare)
+            found = self.regex.search(t.text, pos)
+            return None if found is None else _Found(found.start(), found.end(), {g: found.span(g) for g in self.groups})
+        return _Found(start, t.to_char(end_b), got)
+
+    def windows(self, t: _Text) -> list[int]:
+        """For a ``re`` pattern: sorted, disjoint ``[start, end)`` pairs (flattened) where a
+        match may start: from ``reach`` before each trigger occurrence to its end."""
+        screen = self.screen
+        text = t.text
+        back = _LOOKBACK if self.reach is None else self.reach
+        out: list[int] = []
+        if isinstance(screen, re.Pattern):
+            found: Iterator[tuple[int, int]] = (m.span() for m in _iter_python(screen, text))
+        else:
+            found = _iter_re2(screen, t)
+        for s, e in found:
+            lo = max(0, s - back, text.rfind("\n", 0, s) + 1)
+            hi = max(e, s + 1)
+            if out and lo <= out[-1]:
+                out[-1] = max(out[-1], hi)
+            else:
+                out.extend((lo, hi))
+        return out
+
+    def re_search(self, t: _Text, pos: int, windows: list[int]) -> re.Match[str] | None:
+        """The first match starting at or after ``pos`` in a window, one line at a time."""
+        text = t.text
+        n = len(text)
+        k = bisect.bisect_right(windows, pos)
+        while k < len(windows):
+            if k % 2 == 0:  # pos lies before window k // 2
+                pos = windows[k]
+                k += 1
+            end = windows[k]
+            while pos < end:
+                stop = n if self.multiline else _line_end(text, pos)
+                found = self.regex.search(text, pos, stop)
+                if found is not None:
+                    return found
+                pos = stop + 1
+            k = bisect.bisect_right(windows, pos)
+        return None
+
+
+def _line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
+
+
+def _iter_python(regex: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    pos = 0
+    while pos <= len(text):
+        found = bounded_search(regex, text, pos)
+        if found is None:
+            return
+        yield found
+        pos = found.end() if found.end() > found.start() else found.end() + 1
+
+
+def _iter_re2(compiled: Any, t: _Text) -> Iterator[tuple[int, int]]:
+    data = t.data
+    byte = 0
+    while byte <= len(data):
+        s, e = compiled.Match(_UNANCHORED, data, byte, len(data))[0]
+        if s < 0:
+            return
+        yield t.to_char(s), t.to_char(e)
+        byte = e if e > s else e + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +296,8 @@ class Scrubber:
         extra_key_names: more key names whose values are secrets, as lowercase words
             (``"license key"`` also matches ``license_key``, ``licenseKey``, ``LICENSE-KEY``).
         builtin: include the built-in table (``False`` keeps only your own patterns).
+        engines: ``"auto"`` (Hyperscan prefilter and RE2 where installed) or ``"re"`` (neither:
+            what runs where they have no wheel; the answers are the same).
 
     .. versionadded:: 0.1.0
     """
@@ -83,6 +305,7 @@ class Scrubber:
     extra_patterns: tuple[SecretPattern, ...] = ()
     extra_key_names: tuple[str, ...] = ()
     builtin: bool = True
+    engines: str = "auto"
     patterns: tuple[SecretPattern, ...] = field(init=False, repr=False, compare=False)
     _branches: tuple[_Branch, ...] = field(init=False, repr=False, compare=False)
     _prefilter: _Prefilter | None = field(init=False, repr=False, compare=False)
@@ -99,23 +322,21 @@ class Scrubber:
                 table = SECRETS
         patterns = (*self.extra_patterns, *table)
         object.__setattr__(self, "patterns", patterns)
+        native = self.engines != "re"
         branches = tuple(
-            _Branch(i, p.name, p.groups, p.multiline, p.reach, p.pattern, p.trigger)
+            _Branch(i, p.name, p.groups, p.multiline, p.reach, p.pattern, p.trigger, native)
             for i, p in enumerate(patterns)
         )
         object.__setattr__(self, "_branches", branches)
-        object.__setattr__(self, "_prefilter", _Prefilter(patterns) if _hs is not None else None)
+        prefilter = _Prefilter(patterns) if _hs is not None and native else None
+        object.__setattr__(self, "_prefilter", prefilter)
 
     def scrub(self, text: str | bytes) -> str:
         """Return ``text`` with every secret value replaced by ``***``. Never raises."""
-        if text.__class__ is str and self._prefilter is not None:
+        if type(text) is str and self._prefilter is not None:
             try:
-                regions = self._prefilter.regions(text)  # type: ignore[arg-type]
-                if regions == []:
-                    return text  # type: ignore[return-value]
-                if regions is not None:
-                    kinds: dict[str, None] = {}
-                    return self._pass(text, kinds, fast=True, regions=regions)[0]  # type: ignore[arg-type]
+                if self._prefilter.regions(text) == []:
+                    return text
             except Exception:  # the full path below decides
                 pass
         return self.report(text).text
@@ -127,7 +348,7 @@ class Scrubber:
         scrubbed as its ``str()``.
         """
         try:
-            value = text if text.__class__ is str else _as_text(text)
+            value = text if type(text) is str else _as_text(text)
         except Exception:  # a hostile __str__; nothing readable to keep
             return ScrubResult(MASK, ("unreadable",), 1)
         try:
@@ -139,45 +360,33 @@ class Scrubber:
                 return ScrubResult(MASK, ("unreadable",), 1)
 
     def _report(self, text: str, *, fast: bool) -> ScrubResult:
-        # One pass is idempotent: a mask (***) never completes a new match and every value
-        # pattern skips a value that is already all asterisks (tests/scrub check both).
         kinds: dict[str, None] = {}
-        out, count = self._pass(text, kinds, fast=fast)
-        if not count:
+        total = 0
+        out = text
+        for _ in range(MAX_PASSES):
+            out, count = self._pass(out, kinds, fast=fast)
+            if not count:
+                break
+            total += count
+        if not total:
             return ScrubResult(text, (), 0)
-        return ScrubResult(out, tuple(kinds), count)
+        return ScrubResult(out, tuple(kinds), total)
 
-    def _pass(
-        self,
-        text: str,
-        kinds: dict[str, None],
-        *,
-        fast: bool,
-        regions: list[tuple[int, int]] | None = None,
-    ) -> tuple[str, int]:
-        """One masking pass: ``(text, count)``; ``regions`` as the prefilter already gave them."""
-        matches: Iterator[tuple[re.Match[str], _Branch]]
-        if regions is None and fast and self._prefilter is not None:
+    def _pass(self, text: str, kinds: dict[str, None], *, fast: bool) -> tuple[str, int]:
+        """One masking pass: ``(text, count)``."""
+        branches = self._branches
+        if fast and self._prefilter is not None:
             regions = self._prefilter.regions(text)
-        if regions is None:
-            branches = self._branches
-            if fast and self._prefilter is not None and self._prefilter.compiling:
-                # A cold cache, for the few calls until the database is ready: compiling the
-                # triggers and running only the patterns whose trigger occurs is quicker than
-                # compiling every pattern (5 vs 20 ms). Not for good: Python's re searches
-                # triggers (written for Hyperscan) slower than the patterns themselves.
-                branches = tuple(b for b in branches if b.screen.search(text))
-                if not branches:
-                    return text, 0
-            matches = _merge(text, tuple((b, 0) for b in branches), len(text))
-        elif not regions:
-            return text, 0
-        else:
-            matches = self._windowed(text, regions)
+            if regions == []:
+                return text, 0
+            if regions is not None:
+                fired = {pid for _, pid in regions}
+                branches = tuple(b for b in branches if b.index in fired)
+        t = _Text(text)
         parts: list[str] = []
         last = 0
         count = 0
-        for m, branch in matches:
+        for m, branch in _merge(t, branches):
             for group in branch.groups:
                 start, end = m.span(group)
                 if start < end:
@@ -196,60 +405,26 @@ class Scrubber:
         parts.append(text[last:])
         return "".join(parts), count
 
-    def _windowed(
-        self, text: str, regions: list[tuple[int, int]]
-    ) -> Iterator[tuple[re.Match[str], _Branch]]:
-        """Merge the triggered patterns' matches on each line where a trigger ended."""
-        pos = 0
-        n = len(regions)
-        i = 0
-        branches = self._branches
-        while i < n:
-            end = regions[i][0]
-            if end <= pos:
-                i += 1
-                continue
-            line_start = text.rfind("\n", 0, end - 1) + 1
-            start = max(pos, line_start, end - _LOOKBACK)
-            line_end = text.find("\n", end)
-            if line_end < 0:
-                line_end = len(text)
-            fired: dict[int, list[int]] = {}  # branch index -> its trigger ends on this line
-            while i < n and regions[i][0] <= line_end:
-                fired.setdefault(regions[i][1], []).append(regions[i][0])
-                i += 1
-            pos = line_end
-            todo = []
-            for k in sorted(fired):
-                branch = branches[k]
-                reach = branch.reach
-                todo.append((branch, start if reach is None else max(start, fired[k][0] - reach)))
-            last_end = {k: ends[-1] for k, ends in fired.items()}
-            for m, branch in _merge(text, tuple(todo), line_end, last_end):
-                yield m, branch
-                pos = max(pos, m.end())
 
-
-def _merge(
-    text: str,
-    branches: tuple[tuple[_Branch, int], ...],
-    stop: int,
-    last_end: dict[int, int] | None = None,
-) -> Iterator[tuple[re.Match[str], _Branch]]:
-    """Yield non-overlapping matches of ``branches``, each searched from its start, to ``stop``.
+def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[_Hit, _Branch]]:
+    """Yield non-overlapping matches of ``branches`` over the whole text.
 
     Matches come leftmost first; among matches starting at one position the first listed
-    branch wins, as in one combined alternation. A multiline branch may run past ``stop``.
-    ``last_end`` (branch index -> the end of its last trigger on the line) spares searching
-    again for a branch none of whose triggers lies past the text already consumed: a trigger
-    ends inside every match of its pattern.
+    branch wins, as in one combined alternation.
     """
-    n = len(text)
-    heads: list[tuple[re.Match[str] | None, _Branch]] = [
-        (b.regex.search(text, start, n if b.multiline else stop), b) for b, start in branches
-    ]
+    windows: dict[int, list[int]] = {}
+
+    def search(b: _Branch, pos: int) -> _Hit | None:
+        if b.linear is not None:
+            return b.re2_search(t, pos)
+        w = windows.get(b.index)
+        if w is None:
+            w = windows[b.index] = b.windows(t)
+        return b.re_search(t, pos, w) if w else None
+
+    heads: list[tuple[_Hit | None, _Branch]] = [(search(b, 0), b) for b in branches]
     while True:
-        best: tuple[re.Match[str], _Branch] | None = None
+        best: tuple[_Hit, _Branch] | None = None
         for m, b in heads:
             if m is not None and (best is None or m.start() < best[0].start()):
                 best = (m, b)
@@ -257,19 +432,11 @@ def _merge(
             return
         yield best
         pos = best[0].end()
+        if pos == best[0].start():
+            pos += 1
         heads = [
-            (
-                m
-                if m is None or m.start() >= pos
-                else None
-                if last_end is not None and last_end[b.index] <= pos
-                else b.regex.search(text, pos, n if b.multiline else max(stop, pos)),
-                b,
-            )
-            for m, b in heads
+            (m if m is None or m.start() >= pos else search(b, pos), b) for m, b in heads
         ]
-        if pos >= stop:
-            heads = [(m, b) for m, b in heads if m is not None and m.start() < stop]
 
 
 class _Prefilter:
@@ -383,8 +550,9 @@ def _on_match(pid: int, _start: int, end: int, _flags: int, hits: list[tuple[int
 
 
 def _as_text(text: object) -> str:
-    if isinstance(text, str):
-        return text
-    if isinstance(text, (bytes, bytearray, memoryview)):
-        return bytes(text).decode("utf-8", "replace")
+    kind = type(text)  # not isinstance: a proxy's __class__ may raise (werkzeug LocalProxy)
+    if kind is str or issubclass(kind, str):
+        return str.__str__(text)  # type: ignore[arg-type]
+    if issubclass(kind, (bytes, bytearray, memoryview)):
+        return bytes(text).decode("utf-8", "replace")  # type: ignore[call-overload]
     return str(text)
