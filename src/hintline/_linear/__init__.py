@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - exercised where google-re2 has no whee
 AVAILABLE = _re2 is not None
 """Whether ``google-re2`` can be imported here."""
 
-WINDOW = 4096
+WINDOW = 1024
 """Characters around a line that Python's ``re`` may look at where RE2 is not available (a
 backtracking pattern's worst case grows with the window, not with the text)."""
 
@@ -58,30 +58,23 @@ def _compile(source: str | None) -> Any:
 class LinearPattern:
     """One Python ``re`` pattern, searched in linear time (see the module docs).
 
+    The RE2 programs are compiled on first use, one for ASCII text (small and fast) and one
+    for any text, each when a text of its kind first comes.
+
     Args:
         pattern: the Python pattern.
         use_re2: ``False`` forces the bounded ``re`` path (what runs without google-re2).
     """
 
-    __slots__ = ("_ascii", "_names", "_python", "_re2", "engine", "pattern")
+    __slots__ = ("_programs", "_python", "_names", "engine", "pattern")
 
     def __init__(self, pattern: str, *, use_re2: bool = True) -> None:
         self.pattern = pattern
-        self._re2: Any = None
-        self._ascii: Any = None
-        self._names: tuple[tuple[str, int], ...] = ()
+        self._programs: list[Any] = [None, None]  # [any text, ASCII text]
+        self._names: tuple[tuple[str, int], ...] | None = None
         self._python: re.Pattern[str] | None = None
-        source = to_re2(pattern) if AVAILABLE and use_re2 else None
-        if source is not None:
-            compiled = _compile(source)
-            if compiled is not None:
-                self._re2 = compiled
-                self._ascii = _compile(to_re2(pattern, ascii_text=True)) or compiled
-                self._names = tuple(
-                    (name.decode() if isinstance(name, bytes) else name, index)
-                    for name, index in compiled.NamedCapturingGroups()
-                )
-        self.engine = "re2" if self._re2 is not None else "re"
+        usable = AVAILABLE and use_re2 and to_re2(pattern) is not None
+        self.engine = "re2" if usable else "re"
 
     @property
     def python(self) -> re.Pattern[str]:
@@ -89,6 +82,21 @@ class LinearPattern:
         if self._python is None:
             self._python = re.compile(python_form(self.pattern))
         return self._python
+
+    def _program(self, ascii_text: bool) -> Any:
+        program = self._programs[ascii_text]
+        if program is None:
+            program = _compile(to_re2(self.pattern, ascii_text=ascii_text))
+            if program is None:  # RE2 refused it after all (too large): re from now on
+                self.engine = "re"
+                return None
+            if self._names is None:
+                self._names = tuple(
+                    (name.decode() if isinstance(name, bytes) else name, index)
+                    for name, index in program.NamedCapturingGroups()
+                )
+            self._programs[ascii_text] = program
+        return program
 
     def search(self, text: str, data: bytes | None = None, pos: int = 0) -> dict[str, str | None] | None:
         """The named groups of the first match at or after ``pos``, or ``None``.
@@ -99,16 +107,18 @@ class LinearPattern:
             pos: where to start, as an offset into ``data`` (equal to the character offset
                 for ASCII text).
         """
-        if self._re2 is None:
+        if self.engine != "re2":
             return self._python_search(text, data, pos)
         if data is None:
             data = text.encode("utf-8", "surrogatepass")
-        compiled = self._ascii if len(data) == len(text) else self._re2
+        compiled = self._program(len(data) == len(text))
+        if compiled is None:
+            return self._python_search(text, data, pos)
         spans = compiled.Match(_UNANCHORED, data, pos, len(data))
         if spans[0][0] < 0:
             return None
         out: dict[str, str | None] = {}
-        for name, index in self._names:
+        for name, index in self._names or ():
             start, end = spans[index]
             out[name] = None if start < 0 else data[start:end].decode("utf-8", "replace")
         return out
@@ -123,16 +133,18 @@ class LinearPattern:
 _UNANCHORED: Any = _re2.RE2.Anchor.UNANCHORED if _re2 is not None else None
 
 
-def bounded_search(regex: re.Pattern[str], text: str, pos: int = 0) -> re.Match[str] | None:
+def bounded_search(
+    regex: re.Pattern[str], text: str, pos: int = 0, endpos: int | None = None
+) -> re.Match[str] | None:
     """``regex.search(text, pos)`` where the text is short; else searched window by window.
 
     A window is at most :data:`WINDOW` characters of whole lines (a longer line is cut into
     overlapping windows), so Python's backtracking costs at most a constant per character.
     A match longer than a window is not found: the price of running without RE2.
     """
-    if len(text) - pos <= WINDOW:
-        return regex.search(text, pos)
-    n = len(text)
+    n = len(text) if endpos is None else endpos
+    if n - pos <= WINDOW:
+        return regex.search(text, pos, n)
     start = pos
     while start < n:
         end = min(n, start + WINDOW)

@@ -166,18 +166,27 @@ class _Branch:
         return re.compile(self.pattern)
 
     @functools.cached_property
-    def linear(self) -> tuple[Any, Any, tuple[tuple[str, int], ...]] | None:
-        """``(RE2 for any text, RE2 for ASCII text, group indices)``, or ``None`` (``re``)."""
-        if not (_RE2 and self.use_re2):
+    def linear(self) -> list[Any] | None:
+        """RE2 programs ``[for any text, for ASCII text]`` (each compiled on first use), or
+        ``None``: the pattern runs on ``re``."""
+        if not (_RE2 and self.use_re2) or to_re2_edges(self.pattern) is None:
             return None
-        full = _compile_re2(to_re2_edges(self.pattern))
-        if full is None:
-            return None
-        ascii_only = _compile_re2(to_re2_edges(self.pattern, ascii_text=True)) or full
-        names = tuple(
-            (n.decode() if isinstance(n, bytes) else n, i) for n, i in full.NamedCapturingGroups()
-        )
-        return full, ascii_only, names
+        return [None, None]
+
+    def _program(self, ascii_text: bool) -> tuple[Any, tuple[tuple[str, int], ...]]:
+        programs = self.linear
+        assert programs is not None
+        found = programs[ascii_text]
+        if found is None:
+            compiled = _compile_re2(to_re2_edges(self.pattern, ascii_text=ascii_text))
+            if compiled is None:
+                raise RuntimeError(f"RE2 refused secret pattern {self.name}")
+            names = tuple(
+                (n.decode() if isinstance(n, bytes) else n, i)
+                for n, i in compiled.NamedCapturingGroups()
+            )
+            found = programs[ascii_text] = (compiled, names)
+        return found  # type: ignore[no-any-return]
 
     @functools.cached_property
     def screen(self) -> Any:
@@ -188,10 +197,7 @@ class _Branch:
 
     def re2_search(self, t: _Text, pos: int) -> _Found | None:
         """The first match at or after character ``pos``, by RE2 on the whole text."""
-        linear = self.linear
-        assert linear is not None
-        full, ascii_only, names = linear
-        compiled = ascii_only if t.ascii else full
+        compiled, names = self._program(t.ascii)
         byte = t.to_byte(pos)
         lead = False
         if byte and LEAD in dict(names):
@@ -248,7 +254,10 @@ class _Branch:
             end = windows[k]
             while pos < end:
                 stop = n if self.multiline else _line_end(text, pos)
-                found = self.regex.search(text, pos, stop)
+                if self.use_re2 and _RE2:  # these few stay linear on the hostile tier
+                    found = self.regex.search(text, pos, stop)
+                else:  # no RE2: every pattern is here, each in bounded windows
+                    found = bounded_search(self.regex, text, pos, stop)
                 if found is not None:
                     return found
                 pos = stop + 1
