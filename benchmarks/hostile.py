@@ -1,0 +1,35 @@
+"""``python -m benchmarks hostile``: the full hostile tier of issue 14, section 1.
+
+Every shape generated from the rule and secret tables (tests/linear/shapes.py), at 64 KiB and
+1 MB, through every function that sees untrusted text (tests/linear/hostile.py). Prints, per
+function and size, the ordinary-text time, the worst shape's ratio to it and its time, and
+the shapes over the budget (3x ordinary, and 5 ms at 64 KiB for clean and scrub).
+``python -m benchmarks hostile 65536 scrub`` narrows to one size and function.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tests.linear.hostile import FUNCTIONS, run
+from tests.linear.shapes import table_shapes
+
+
+def main(argv: list[str]) -> int:
+    sizes = [int(a) for a in argv if a.isdigit()] or [64 * 1024, 1024 * 1024]
+    wanted = [a for a in argv if not a.isdigit()]
+    print("| function | size | shapes | ordinary ms | worst ratio | worst ms | over 3x | worst shape |")
+    print("|---|---|---|---|---|---|---|---|")
+    for size in sizes:
+        shapes = list(table_shapes(size))
+        for function in FUNCTIONS:
+            if wanted and not any(w in function for w in wanted):
+                continue
+            result = run(function, shapes, size, progress=lambda line: print("  " + line, file=sys.stderr, flush=True))
+            print(
+                f"| {function} | {size} | {result.shapes} | {result.ordinary_s * 1e3:.3f} | "
+                f"{result.worst_ratio:.1f} | {result.worst_s * 1e3:.2f} | {len(result.over)} | "
+                f"{result.worst} |",
+                flush=True,
+            )
+    return 0
