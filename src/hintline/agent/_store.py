@@ -19,7 +19,10 @@ The contract of a store
 ``delete(key)``
     Forget ``key``; no error if absent.
 
-Keys are the guard's ``run_id``. Values must survive ``json.dumps``/``json.loads`` unchanged;
+Keys are the guard's ``run_id``: one per run, thread or client session (a template guard serves
+many through :meth:`~hintline.AgentGuard.for_run`; :func:`hintline.agent._runs.run_key` composes
+keys such as ``thread:<id>:<message id>``). A key never names another run's state, so a store
+needs no notion of users: scoping is in the key. Values must survive ``json.dumps``/``json.loads`` unchanged;
 the in-memory store enforces this by storing the JSON text.
 """
 
@@ -122,6 +125,10 @@ class GuardState:
     loop_warnings: int = 0
     refused: list[tuple[str, str, str, str]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    turns: list[str] = field(default_factory=list)
+    """The model turns the current error streak spans (the last two)."""
+    succeeded: list[str] = field(default_factory=list)
+    """Tools that succeeded in this run (for the root-cause step)."""
 
     def bump(self, name: str, by: int = 1) -> None:
         """Add to a counter (calls, successes, errors, retries, loops)."""
@@ -136,6 +143,8 @@ class GuardState:
             "loop_warnings": self.loop_warnings,
             "refused": [list(r) for r in self.refused],
             "counts": dict(self.counts),
+            "turns": list(self.turns),
+            "succeeded": list(self.succeeded),
         }
 
     @classmethod
@@ -165,6 +174,9 @@ class GuardState:
         counts = (
             {str(k): _int(v) for k, v in counts_raw.items()} if isinstance(counts_raw, dict) else {}
         )
+        turns_raw, succeeded_raw = data.get("turns"), data.get("succeeded")
+        turns = [_str(t) for t in (turns_raw if isinstance(turns_raw, list) else [])]
+        succeeded = [_str(t) for t in (succeeded_raw if isinstance(succeeded_raw, list) else [])]
         return cls(
             history=history,
             consecutive_errors=_int(data.get("consecutive_errors")),
@@ -172,4 +184,6 @@ class GuardState:
             loop_warnings=_int(data.get("loop_warnings")),
             refused=refused,
             counts=counts,
+            turns=turns,
+            succeeded=succeeded,
         )
