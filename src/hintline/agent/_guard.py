@@ -393,7 +393,16 @@ class AgentGuard:
     def _describe(
         self, error: BaseException | str, tool: str, ran: set[str] | None = None
     ) -> Failure:
-        hint = _for_model(classify(error, self._classify), error)
+        hint = classify(error, self._classify)
+        if hint.category is Category.OTHER and isinstance(error, BaseException):
+            # a framework's wrapper ("Invalid arguments for function f", "Error executing tool
+            # f") raised from the real cause: the cause says what to fix
+            for cause in _causes(error):
+                inner = classify(cause, self._classify)
+                if inner.category is not Category.OTHER:
+                    hint, error = inner, cause
+                    break
+        hint = _for_model(hint, error)
         if hint.kind is Kind.SYSTEM:
             return Failure(tool, hint, scrub(hint.text))
         content = self._content(hint, error)
@@ -759,6 +768,20 @@ def _for_model(hint: Hint, error: BaseException | str) -> Hint:
     if not text.startswith("Hint: "):
         text = "Hint: " + text.removeprefix("Hint:").lstrip()
     return dataclasses.replace(hint, text=text)
+
+
+def _causes(error: BaseException) -> Iterator[BaseException]:
+    """The explicit causes of ``error`` (``raise … from``, a ``source`` attribute), nearest first."""
+    seen = {id(error)}
+    current: BaseException | None = error
+    for _ in range(6):
+        source = getattr(current, "source", None)
+        nxt = source if isinstance(source, BaseException) else getattr(current, "__cause__", None)
+        if nxt is None or id(nxt) in seen:
+            return
+        seen.add(id(nxt))
+        yield nxt
+        current = nxt
 
 
 def _sentence(text: str) -> str:
