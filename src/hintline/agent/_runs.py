@@ -56,27 +56,35 @@ def run_key(*parts: object) -> str:
     return ":".join(str(p) for p in parts if p is not None and p != "")
 
 
-_KEYS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
+_KEYS: dict[int, str] = {}
+"""Keys by object identity (sessions and run contexts are often unhashable dataclasses); an
+entry is dropped by the object's finalizer, before its id can be reused."""
 _LOCK = threading.Lock()
 
 
+def _drop(ident: int, key: str, on_end: Callable[[str], None] | None) -> None:
+    with _LOCK:
+        if _KEYS.get(ident) == key:
+            del _KEYS[ident]
+    if on_end is not None:
+        on_end(key)
+
+
 def object_key(obj: object, on_end: Callable[[str], None] | None = None) -> str:
-    """A stable, unguessable key for ``obj`` (an MCP session, a run context) while it lives.
+    """A stable, unguessable key for ``obj`` (an MCP connection, a run's context) while it lives.
 
     ``on_end(key)`` runs once ``obj`` is garbage-collected (to forget the state stored under the
     key). Objects that cannot be weakly referenced get a fresh key on every call: never shared.
     """
+    ident = id(obj)
     with _LOCK:
+        key = _KEYS.get(ident)
+        if key is not None:
+            return key
+        key = uuid.uuid4().hex
         try:
-            key = _KEYS.get(obj)
+            weakref.finalize(obj, _drop, ident, key, on_end)
         except TypeError:
-            return uuid.uuid4().hex
-        if key is None:
-            key = uuid.uuid4().hex
-            try:
-                _KEYS[obj] = key
-            except TypeError:
-                return key
-            if on_end is not None:
-                weakref.finalize(obj, on_end, key)
+            return key
+        _KEYS[ident] = key
         return key
