@@ -393,16 +393,7 @@ class AgentGuard:
     def _describe(
         self, error: BaseException | str, tool: str, ran: set[str] | None = None
     ) -> Failure:
-        hint = classify(error, self._classify)
-        if hint.category is Category.OTHER and isinstance(error, BaseException):
-            # a framework's wrapper ("Invalid arguments for function f", "Error executing tool
-            # f") raised from the real cause: the cause says what to fix
-            for cause in _causes(error):
-                inner = classify(cause, self._classify)
-                if inner.category is not Category.OTHER:
-                    hint, error = inner, cause
-                    break
-        hint = _for_model(hint, error)
+        hint, error = self._classified(error)
         if hint.kind is Kind.SYSTEM:
             return Failure(tool, hint, scrub(hint.text))
         content = self._content(hint, error)
@@ -410,6 +401,22 @@ class AgentGuard:
         if cause:
             content = _bound(f"{content}\n{cause}", self.policy.max_result_chars)
         return Failure(tool, hint, scrub(content))
+
+    def _classified(self, error: BaseException | str) -> tuple[Hint, BaseException | str]:
+        """The hint, and the error it describes: a framework's wrapper ("Invalid arguments for
+        function f", "Error executing tool f") raised from the real cause is read through to
+        that cause, which says what to fix (and carries its ``Retry-After``, its errno)."""
+        hint = classify(error, self._classify)
+        if isinstance(error, BaseException):
+            for cause in _causes(error):
+                inner = classify(cause, self._classify)
+                if inner.category is Category.OTHER:
+                    continue
+                if hint.category is Category.OTHER or inner.category is hint.category:
+                    # the cause is what failed (the cleaner may already read through to it)
+                    hint, error = inner, cause
+                break
+        return _for_model(hint, error), error
 
     def _root_cause(self, tool: str, hint: Hint) -> str | None:
         if self.steps is None or not hint.key:
@@ -668,6 +675,7 @@ class AgentGuard:
         if failure.kind is not Kind.SYSTEM:
             self._record(args, failure, turn)
             return Outcome(tool, None, failure, notice, attempt)
+        cause = self._classified(exc)[1]
         address = (
             _model_address(args) if failure.hint.category in _ADDRESS_FAULTS else None
         )
@@ -679,9 +687,9 @@ class AgentGuard:
             failure = self._address_failure(failure, address)
             self._record(args, failure, turn)
             return Outcome(tool, None, failure, notice, attempt)
-        delay = self.retry_delay(failure, exc, attempt, idempotent=idempotent)
+        delay = self.retry_delay(failure, cause, attempt, idempotent=idempotent)
         if delay is None:
-            raise self.stopped(failure, exc, attempt, idempotent=idempotent) from exc
+            raise self.stopped(failure, cause, attempt, idempotent=idempotent) from exc
         self._count("retries")
         return delay
 

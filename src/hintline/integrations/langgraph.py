@@ -43,6 +43,7 @@ try:
     from langgraph.prebuilt import ToolNode
     from langgraph.prebuilt.tool_node import ToolCallRequest
     from langgraph.types import Command
+    from pydantic import ValidationError
 except ImportError as exc:  # pragma: no cover - exercised without the extra
     raise MissingExtraError("langgraph", "langgraph") from exc
 
@@ -137,8 +138,17 @@ def guard_of(guard: AgentGuard, request: ToolCallRequest) -> AgentGuard:
     return guard if key is None else guard.for_run(key)
 
 
-def _checked(result: Result) -> Result:
+def _checked(result: Result, request: ToolCallRequest) -> Result:
+    """The tool's result; an error ``ToolMessage`` the node made itself is raised again, as the
+    validation error it reports when the arguments do not fit the tool's schema."""
     if isinstance(result, ToolMessage) and result.status == "error":
+        schema = getattr(request.tool, "tool_call_schema", None)
+        validate = getattr(schema, "model_validate", None)
+        if callable(validate):
+            try:
+                validate(request.tool_call.get("args") or {})
+            except ValidationError as invalid:
+                raise invalid from None
         raise ToolErrorResult(str(result.content))
     return result
 
@@ -167,7 +177,7 @@ def guard_tool_call(guard: AgentGuard) -> Callable[[ToolCallRequest, Handler], R
             outcome = run.call(
                 name,
                 args,
-                lambda: _checked(execute(request)),
+                lambda: _checked(execute(request), request),
                 passthrough=(GraphBubbleUp,),
                 turn=turn_of(request),
             )
@@ -188,7 +198,7 @@ def aguard_tool_call(
         name, args, call_id = _call_parts(request)
 
         async def run() -> Result:
-            return _checked(await execute(request))
+            return _checked(await execute(request), request)
 
         scoped = guard_of(guard, request)
         try:
