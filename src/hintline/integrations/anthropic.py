@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from hintline.agent import AgentGuard, Outcome
-from hintline.agent._runs import run_key
+from hintline.agent._runs import current_run, run_key
 from hintline.exceptions import GuardTripped, MissingExtraError
 
 try:
@@ -187,9 +187,14 @@ class GuardedRunner:
     """A tool runner whose run has its own guard state; re-raises guard decisions as themselves
     and forgets the run's state when it ends. Everything else is the SDK runner's."""
 
-    def __init__(self, runner: Any, guard: AgentGuard) -> None:
+    def __init__(self, runner: Any, guard: AgentGuard, *, owned: bool = True) -> None:
         self._runner = runner
         self.guard = guard
+        self._owned = owned
+
+    def _end(self) -> None:
+        if self._owned:
+            self.guard.reset()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._runner, name)
@@ -201,7 +206,7 @@ class GuardedRunner:
         except GuardStop as stop:
             raise stop.tripped from None
         finally:
-            self.guard.reset()
+            self._end()
 
     def __iter__(self) -> Iterator[Any]:
         try:
@@ -209,7 +214,7 @@ class GuardedRunner:
         except GuardStop as stop:
             raise stop.tripped from None
         finally:
-            self.guard.reset()
+            self._end()
 
 
 class AsyncGuardedRunner(GuardedRunner):
@@ -222,7 +227,7 @@ class AsyncGuardedRunner(GuardedRunner):
         except GuardStop as stop:
             raise stop.tripped from None
         finally:
-            self.guard.reset()
+            self._end()
 
     def __iter__(self) -> Iterator[Any]:
         raise TypeError("iterate an async runner with 'async for'")
@@ -234,7 +239,7 @@ class AsyncGuardedRunner(GuardedRunner):
         except GuardStop as stop:
             raise stop.tripped from None
         finally:
-            self.guard.reset()
+            self._end()
 
 
 def tool_runner(
@@ -253,9 +258,12 @@ def tool_runner(
         guard: the template guard (policy, store, clock); the run gets its own state under it.
         **params: the runner's parameters (``model``, ``max_tokens``, ``messages``, …).
     """
-    run = (guard or AgentGuard()).for_run(run_key("anthropic", uuid.uuid4().hex))
+    template = guard or AgentGuard()
+    active = current_run(template)
+    run = template.for_run(active or run_key("anthropic", uuid.uuid4().hex))
     guarded = [_guarded(lambda: run, fn) for fn in tools]
     runner = client.beta.messages.tool_runner(tools=guarded, **params)
+    owned = active is None  # inside ``with guard.run():`` the block owns the state
     if inspect.iscoroutinefunction(getattr(runner, "until_done", None)):
-        return AsyncGuardedRunner(runner, run)
-    return GuardedRunner(runner, run)
+        return AsyncGuardedRunner(runner, run, owned=owned)
+    return GuardedRunner(runner, run, owned=owned)

@@ -89,14 +89,21 @@ class HintlineCapability(AbstractCapability[Any]):  # type: ignore[misc]
             it. A default guard when omitted.
     """
 
-    def __init__(self, guard: AgentGuard | None = None, *, _run: AgentGuard | None = None) -> None:
+    def __init__(
+        self, guard: AgentGuard | None = None, *, _run: AgentGuard | None = None, _owned: bool = False
+    ) -> None:
         self.guard = guard or AgentGuard()
         self._run = _run
+        self._owned = _owned
 
     async def for_run(self, ctx: RunContext[Any]) -> HintlineCapability:
-        """A capability for this run only, its state keyed by the run's id."""
-        key = current_run(self.guard) or run_key("pydantic-ai", ctx.run_id or uuid.uuid4().hex)
-        return HintlineCapability(self.guard, _run=self.guard.for_run(key))
+        """A capability for this run only, its state keyed by the run's id (or the run of an
+        enclosing ``with guard.run():``, which then owns the state)."""
+        active = current_run(self.guard)
+        if active is not None:
+            return HintlineCapability(self.guard, _run=self.guard.for_run(active))
+        key = run_key("pydantic-ai", ctx.run_id or uuid.uuid4().hex)
+        return HintlineCapability(self.guard, _run=self.guard.for_run(key), _owned=True)
 
     def _scoped(self, ctx: RunContext[Any]) -> AgentGuard:
         if self._run is not None:
@@ -108,7 +115,7 @@ class HintlineCapability(AbstractCapability[Any]):  # type: ignore[misc]
         try:
             return await handler()
         finally:
-            if self._run is not None:
+            if self._run is not None and self._owned:
                 self._run.reset()
 
     async def on_tool_validate_error(

@@ -68,7 +68,7 @@ class TestGuardedServer:
         """The client gets an isError result with the hint, then the content."""
         (tmp_path / "report.txt").write_text("quarterly numbers")
         guard = guard_for(FakeClock())
-        async with Client(files_server(tmp_path, {}, guard)) as client:
+        async with Client(files_server(tmp_path, {}, guard), mode="legacy") as client:
             bad = await client.call_tool("read_file", {"path": "reprot.txt"})
             good = await client.call_tool("read_file", {"path": "report.txt"})
         assert bad.is_error
@@ -85,7 +85,7 @@ class TestGuardedServer:
         """A refusal is an isError result with the intentional wording; not run twice."""
         state: dict[str, int] = {}
         guard = guard_for(FakeClock())
-        async with Client(files_server(tmp_path, state, guard)) as client:
+        async with Client(files_server(tmp_path, state, guard), mode="legacy") as client:
             first = await client.call_tool("delete_file", {"path": "a"})
             again = await client.call_tool("delete_file", {"path": "a"})
         assert first.is_error
@@ -97,33 +97,35 @@ class TestGuardedServer:
         """A real refused connection is retried in the server; the client sees the result."""
         state: dict[str, int] = {}
         clock = FakeClock()
-        async with Client(files_server(tmp_path, state, guard_for(clock))) as client:
+        async with Client(files_server(tmp_path, state, guard_for(clock)), mode="legacy") as client:
             result = await client.call_tool("fetch", {"url": "http://x/"})
         assert not result.is_error
         assert text_of(result) == "fetched: 200 OK"
         assert state["fetch"] == 2
         assert clock.sleeps == [0.0]
 
-    async def test_persistent_system_fault_is_masked(self, tmp_path: Path) -> None:
-        """A system fault that outlives the retries never shows its detail to the client."""
+    async def test_refused_at_the_clients_address_goes_back(self, tmp_path: Path) -> None:
+        """A connection refused at the address the client chose: one immediate retry, then the
+        hint (the address is the caller's to fix), not four retries out of its sight."""
         state: dict[str, int] = {"fail_fetch": 99}
         clock = FakeClock()
-        async with Client(files_server(tmp_path, state, guard_for(clock))) as client:
+        async with Client(files_server(tmp_path, state, guard_for(clock)), mode="legacy") as client:
             result = await client.call_tool("fetch", {"url": "http://x/"})
         assert result.is_error
-        assert text_of(result) == "Error executing tool fetch"
-        assert clock.sleeps == [0.0, 1.0, 2.0, 4.0]
+        assert "The address comes from your arguments (url='http://x/')" in text_of(result)
+        assert clock.sleeps == [0.0]
+        assert state["fetch"] == 2
 
     async def test_loop_meta_message(self, tmp_path: Path) -> None:
         """The second identical call's result carries the meta-message."""
-        async with Client(files_server(tmp_path, {}, guard_for(FakeClock()))) as client:
+        async with Client(files_server(tmp_path, {}, guard_for(FakeClock())), mode="legacy") as client:
             await client.call_tool("search_files", {"query": "*.txt"})
             second = await client.call_tool("search_files", {"query": "*.txt"})
         assert text_of(second).startswith("report.txt\n\n[hintline] You appear to be stuck")
 
     async def test_three_failures_escalate(self, tmp_path: Path) -> None:
         """The third failure tells the client's agent to stop, with the summary."""
-        async with Client(files_server(tmp_path, {}, guard_for(FakeClock()))) as client:
+        async with Client(files_server(tmp_path, {}, guard_for(FakeClock())), mode="legacy") as client:
             results = [
                 await client.call_tool("read_file", {"path": f"{i}.txt"}) for i in range(3)
             ]
