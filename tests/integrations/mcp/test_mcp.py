@@ -167,3 +167,40 @@ class TestHintlineMcpServer:
         assert "cannot connect to" in text_of(scrubbed)
         payload = cleaned.structured_content or json.loads(text_of(cleaned))
         assert "hunter2" not in json.dumps(payload)
+
+
+class TestSessions:
+    async def test_two_sessions_never_share_state(self, tmp_path: Path) -> None:
+        """Client B's first failure is its own: not client A's streak, not A's paths."""
+        guard = guard_for(FakeClock())
+        server = files_server(tmp_path, {}, guard)
+        async with Client(server, mode="legacy") as a, Client(server, mode="legacy") as b:
+            for i in range(2):
+                await a.call_tool("read_file", {"path": f"private-a-{i}.txt"})
+            first_b = await b.call_tool("read_file", {"path": "b.txt"})
+            third_a = await a.call_tool("read_file", {"path": "private-a-2.txt"})
+        assert "Stop calling tools" not in text_of(first_b)
+        assert "private-a" not in text_of(first_b)
+        assert "Stop calling tools" in text_of(third_a) and "b.txt" not in text_of(third_a)
+
+    async def test_stateless_requests_are_each_their_own_run(self, tmp_path: Path) -> None:
+        """Without a session (a new connection per request) nothing is carried between calls."""
+        server = files_server(tmp_path, {}, guard_for(FakeClock()))
+        async with Client(server) as client:
+            results = [await client.call_tool("read_file", {"path": f"{i}.txt"}) for i in range(4)]
+        assert all(r.is_error and "Stop calling tools" not in text_of(r) for r in results)
+
+    async def test_guard_server_counts_rejected_arguments(self, tmp_path: Path) -> None:
+        from hintline.integrations.mcp import guard_server
+
+        server = guard_server(MCPServer("files"), guard_for(FakeClock()))
+
+        @server.tool()
+        def read_file(path: str) -> str:
+            """Read."""
+            return (tmp_path / path).read_text()
+
+        async with Client(server, mode="legacy") as client:
+            results = [await client.call_tool("read_file", {"pth": "x"}) for _ in range(3)]
+        assert "'path'" in text_of(results[0]) and results[0].is_error
+        assert "Stop calling tools" in text_of(results[2])
