@@ -41,7 +41,8 @@ def test_a_hint_key_and_its_entity() -> None:
     )
     assert hint.key == "user_id"
     cause = steps.root_cause("create_order", hint)
-    assert cause is not None and cause.producer == "import_users"
+    assert cause is not None
+    assert cause.producer == "import_users"
 
 
 def test_nothing_to_say() -> None:

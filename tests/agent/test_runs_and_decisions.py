@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from hintline import TooManyConsecutiveErrors
-from hintline.agent import AgentGuard, GuardPolicy, ToolRefused
+from hintline.agent import GuardPolicy, ToolRefused
 from hintline.exceptions import RetryBudgetExhausted
 from tests.agent.fakes import FakeClock, connect_closed_port, disk_full, refused_connection
 from tests.agent.test_guard import Flaky, make_guard
@@ -33,7 +33,9 @@ class TestRuns:
         for i in range(2):
             one.call("read_file", {"path": f"a{i}"}, missing)
         out = two.call("read_file", {"path": "b"}, missing)
-        assert out.is_error and two.consecutive_errors == 1 and one.consecutive_errors == 2
+        assert out.is_error
+        assert two.consecutive_errors == 1
+        assert one.consecutive_errors == 2
         with pytest.raises(TooManyConsecutiveErrors) as info:
             one.call("read_file", {"path": "a2"}, missing)
         assert '"path":"b"' not in info.value.summary
@@ -89,11 +91,13 @@ class TestWording:
         assert out.failure.content.startswith(
             "Hint: deleting a is not allowed in this workspace. This restriction is intentional"
         )
-        assert "hintline." not in out.failure.content and "ToolRefused" not in out.failure.content
+        assert "hintline." not in out.failure.content
+        assert "ToolRefused" not in out.failure.content
 
     def test_a_qualified_class_path_is_cut_to_the_class(self) -> None:
         content = make_guard(FakeClock()).describe(QuotaExceeded("monthly quota used")).content
-        assert "acme.billing" not in content and "QuotaExceeded: monthly quota used" in content
+        assert "acme.billing" not in content
+        assert "QuotaExceeded: monthly quota used" in content
 
     def test_the_loop_notice_counts_the_calls(self) -> None:
         guard = make_guard(FakeClock(), max_loop_warnings=5)
@@ -111,7 +115,8 @@ class TestWording:
         with pytest.raises(Exception) as info:
             read_file(pth="x")  # type: ignore[call-arg]
         failure = make_guard(FakeClock()).rejected("read_file", {"pth": "x"}, info.value).failure
-        assert failure is not None and failure.hint.key == "path"
+        assert failure is not None
+        assert failure.hint.key == "path"
         assert "argument 'path' is required" in failure.content
         assert "argument 'pth' is not accepted" in failure.content
 
@@ -123,7 +128,8 @@ class TestNonIdempotent:
         tool = Flaky([TimeoutError("timed out")], value="paid")
         with pytest.raises(RetryBudgetExhausted) as info:
             guard.call("pay", {"amount": 100}, tool)
-        assert tool.calls == 1 and clock.sleeps == []
+        assert tool.calls == 1
+        assert clock.sleeps == []
         assert "pay is not idempotent" in str(info.value)
 
     def test_refused_connection_is_retried_it_never_arrived(self) -> None:
@@ -131,7 +137,8 @@ class TestNonIdempotent:
         guard = make_guard(clock, non_idempotent={"pay"})
         tool = Flaky([refused_connection()], value="paid")
         assert guard.call("pay", {"amount": 100}, tool).value == "paid"
-        assert tool.calls == 2 and clock.sleeps == [0.0]
+        assert tool.calls == 2
+        assert clock.sleeps == [0.0]
 
     def test_per_call_opt_out_and_default(self) -> None:
         clock = FakeClock()
@@ -153,8 +160,11 @@ class TestModelChosenAddress:
         guard = make_guard(clock)
         tool = Flaky([refused_connection(), refused_connection()])
         out = guard.call("fetch", {"url": "http://127.0.0.1:9/x"}, tool)
-        assert out.is_error and tool.calls == 2 and clock.sleeps == [0.0]
-        assert out.failure is not None and "(url='http://127.0.0.1:9/x')" in out.failure.content
+        assert out.is_error
+        assert tool.calls == 2
+        assert clock.sleeps == [0.0]
+        assert out.failure is not None
+        assert "(url='http://127.0.0.1:9/x')" in out.failure.content
         assert guard.consecutive_errors == 1
 
     def test_host_port_and_host_arguments(self) -> None:
@@ -182,9 +192,10 @@ class TestTurns:
 
     def test_unknown_turns_count_as_before(self) -> None:
         guard = make_guard(FakeClock())
+        guard.call("read_file", {"path": "a"}, missing)
+        guard.call("read_file", {"path": "b"}, missing)
         with pytest.raises(TooManyConsecutiveErrors):
-            for p in "abc":
-                guard.call("read_file", {"path": p}, missing)
+            guard.call("read_file", {"path": "c"}, missing)
 
 
 class TestRefusalMemory:
@@ -212,7 +223,8 @@ class TestRefusalMemory:
         guard = make_guard(FakeClock(), max_consecutive_errors=9)
         tool = Flaky([Unauthorized("invalid api key")], value="ok")
         first = guard.call("call_api", {"p": "/x"}, tool)
-        assert first.failure is not None and "ask the user to fix them" in first.failure.content
+        assert first.failure is not None
+        assert "ask the user to fix them" in first.failure.content
         assert guard.call("call_api", {"p": "/x"}, tool).value == "ok"
         assert tool.calls == 2
 
@@ -224,4 +236,6 @@ def test_disk_full_stops_at_once() -> None:
     tool = Flaky([error, error])
     with pytest.raises(RetryBudgetExhausted) as info:
         guard.call("save", {"text": "x"}, tool)
-    assert tool.calls == 1 and clock.sleeps == [] and "disk_full" in str(info.value)
+    assert tool.calls == 1
+    assert clock.sleeps == []
+    assert "disk_full" in str(info.value)

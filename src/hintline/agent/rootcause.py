@@ -177,28 +177,26 @@ class Steps:
                 for tool_name, tool in tools.items():
                     fn = getattr(tool, "func", None) or getattr(tool, "coroutine", None)
                     args = getattr(tool, "args", None)
-                    steps.append(
-                        Step(
-                            str(tool_name),
-                            _return_keys(fn) | extra_p.get(str(tool_name), set()),
-                            set(args if isinstance(args, Mapping) else ())
-                            | extra_c.get(str(tool_name), set()),
-                        )
-                    )
+                    produced = _return_keys(fn) | extra_p.get(str(tool_name), set())
+                    consumed = {str(a) for a in (args if isinstance(args, Mapping) else ())}
+                    consumed |= extra_c.get(str(tool_name), set())
+                    steps.append(Step(str(tool_name), frozenset(produced), frozenset(consumed)))
                 continue
             fn = getattr(runnable, "func", None) or getattr(runnable, "afunc", None)
             schema = getattr(spec, "input_schema", None)
-            consumed = set() if schema is state_schema else _schema_keys(schema)
+            inputs = set() if schema is state_schema else _schema_keys(schema)
             steps.append(
                 Step(
                     name,
-                    _return_keys(fn) | extra_p.get(name, set()),
-                    consumed | extra_c.get(name, set()),
+                    frozenset(_return_keys(fn) | extra_p.get(name, set())),
+                    frozenset(inputs | extra_c.get(name, set())),
                 )
             )
         known = {s.name for s in steps}
         for name in (set(extra_p) | set(extra_c)) - known:
-            steps.append(Step(name, extra_p.get(name, set()), extra_c.get(name, set())))
+            steps.append(
+                Step(name, frozenset(extra_p.get(name, set())), frozenset(extra_c.get(name, set())))
+            )
         return cls(steps)
 
 

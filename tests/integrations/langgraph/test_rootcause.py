@@ -69,7 +69,8 @@ def test_the_tool_result_names_the_step_that_did_not_run() -> None:
     guard.steps = steps_of(graph)
     result = graph.compile().invoke({"messages": [("user", "order a book")]})
     first = m.seen[1][-1]
-    assert isinstance(first, ToolMessage) and first.status == "error"
+    assert isinstance(first, ToolMessage)
+    assert first.status == "error"
     assert str(first.content).startswith("Hint: Key 'user_id' is not in the mapping")
     assert str(first.content).endswith(
         "create_order failed: no user 'user_id'; the step that produces it, create_user, did not run."
@@ -124,4 +125,5 @@ def test_state_graph_nodes_from_their_annotations() -> None:
     assert steps.step("create_user").produces == {"user_id"}  # type: ignore[union-attr]
     assert steps.step("create_order").consumes == {"user_id", "item"}  # type: ignore[union-attr]
     cause = steps.root_cause("create_order", "user_id")
-    assert cause is not None and cause.producer == "create_user"
+    assert cause is not None
+    assert cause.producer == "create_user"

@@ -182,7 +182,7 @@ class PydanticAIDriver(Driver):
             capabilities = [HintlineCapability(self.guard)] if self.guard else []
             self._respond: list[Callable[..., Any]] = [respond]
             self._agent = Agent(
-                FunctionModel(lambda m, i: self._respond[0](m, i)),
+                FunctionModel(self._respond[0]),
                 tools=self.tools, capabilities=capabilities, retries=3,
             )
         self._respond[0] = respond

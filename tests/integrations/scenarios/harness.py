@@ -233,17 +233,22 @@ def _no_internals(obs: Observation) -> None:
 
 def check_missing_file(obs: Observation, fw: str) -> None:
     first, second = obs.seen[0][0], obs.seen[1][0]
-    assert first.is_error in (True, None) and _hint(first).startswith("Hint: ")
+    assert first.is_error in (True, None)
+    assert _hint(first).startswith("Hint: ")
     assert "Perhaps you meant" in first.text
     assert "quarterly numbers" in second.text
-    assert obs.runs["read_file"] == 2 and obs.stop is None and obs.final == "done"
+    assert obs.runs["read_file"] == 2
+    assert obs.stop is None
+    assert obs.final == "done"
     _no_internals(obs)
 
 
 def check_bad_value(obs: Observation, fw: str) -> None:
     first = obs.seen[0][0]
-    assert _hint(first).startswith("Hint: ") and "int()" in first.text
-    assert obs.seen[1][0].text == "12" and obs.stop is None
+    assert _hint(first).startswith("Hint: ")
+    assert "int()" in first.text
+    assert obs.seen[1][0].text == "12"
+    assert obs.stop is None
 
 
 def check_bad_args(obs: Observation, fw: str) -> None:
@@ -251,7 +256,8 @@ def check_bad_args(obs: Observation, fw: str) -> None:
     assert [_hint(r).startswith("Hint: ") for r in obs.results()[:2]] == [True, True]
     assert all("'path'" in r.text for r in obs.results()[:2]), obs.results()
     assert obs.stop in ("TooManyConsecutiveErrors", "stop-result"), obs.stop
-    assert "'path'" in obs.stop_text and "3. read_file" in obs.stop_text
+    assert "'path'" in obs.stop_text
+    assert "3. read_file" in obs.stop_text
     _no_internals(obs)
 
 
@@ -266,37 +272,47 @@ def check_policy(obs: Observation, fw: str) -> None:
 
 def check_refused_once(obs: Observation, fw: str) -> None:
     assert obs.seen[0][0].text == "synced"
-    assert obs.runs["sync_orders"] == 2 and obs.sleeps == [0.0] and obs.stop is None
+    assert obs.runs["sync_orders"] == 2
+    assert obs.sleeps == [0.0]
+    assert obs.stop is None
     assert "refused" not in obs.everything().lower()
 
 
 def check_timeout_twice(obs: Observation, fw: str) -> None:
     assert obs.seen[0][0].text == "synced"
-    assert obs.runs["sync_orders"] == 3 and obs.sleeps == [1.0, 2.0] and obs.stop is None
+    assert obs.runs["sync_orders"] == 3
+    assert obs.sleeps == [1.0, 2.0]
+    assert obs.stop is None
 
 
 def check_503(obs: Observation, fw: str) -> None:
     assert obs.seen[0][0].text == "synced"
-    assert obs.runs["sync_orders"] == 2 and obs.sleeps == [2.0]  # Retry-After: 2 over 1 s
+    assert obs.runs["sync_orders"] == 2
+    assert obs.sleeps == [2.0]
 
 
 def check_persistent_timeout(obs: Observation, fw: str) -> None:
     assert obs.stop in ("RetryBudgetExhausted", "stop-result")
     assert "persisted after 3 retries" in obs.stop_text
-    assert obs.runs["sync_orders"] == 4 and obs.sleeps == [1.0, 2.0, 4.0]
+    assert obs.runs["sync_orders"] == 4
+    assert obs.sleeps == [1.0, 2.0, 4.0]
     assert not obs.seen or not any("timed out" in r.text for r in obs.results() if "Stop" not in r.text)
 
 
 def check_429_long(obs: Observation, fw: str) -> None:
     assert obs.stop in ("RetryBudgetExhausted", "stop-result")
-    assert "Retry-After" in obs.stop_text and "3600 s" in obs.stop_text
-    assert obs.runs["sync_orders"] == 1 and obs.sleeps == []
+    assert "Retry-After" in obs.stop_text
+    assert "3600 s" in obs.stop_text
+    assert obs.runs["sync_orders"] == 1
+    assert obs.sleeps == []
 
 
 def check_disk_full(obs: Observation, fw: str) -> None:
     assert obs.stop in ("RetryBudgetExhausted", "stop-result")
-    assert "disk_full" in obs.stop_text and "retrying cannot help" in obs.stop_text
-    assert obs.runs["save_report"] == 1 and obs.sleeps == []
+    assert "disk_full" in obs.stop_text
+    assert "retrying cannot help" in obs.stop_text
+    assert obs.runs["save_report"] == 1
+    assert obs.sleeps == []
 
 
 def check_twice(obs: Observation, fw: str) -> None:
@@ -324,35 +340,44 @@ def check_mixed(obs: Observation, fw: str) -> None:
 
 
 def check_secret(obs: Observation, fw: str) -> None:
-    assert obs.results() and SECRET not in obs.everything()
+    assert obs.results()
+    assert SECRET not in obs.everything()
 
 
 def check_parallel(obs: Observation, fw: str) -> None:
-    assert obs.seen and len(obs.seen[0]) == 3 and all(_hint(r).startswith("Hint: ") for r in obs.seen[0])
-    assert obs.stop is None and obs.final == "done"
+    assert obs.seen
+    assert len(obs.seen[0]) == 3
+    assert all(_hint(r).startswith("Hint: ") for r in obs.seen[0])
+    assert obs.stop is None
+    assert obs.final == "done"
 
 
 def check_second_run(obs: Observation, fw: str) -> None:
     # the second run's first failure must not stop it, nor show the first run's calls
     assert obs.stop is None, obs.stop_text
-    assert "a.txt" not in obs.everything() and "b.txt" not in obs.everything()
+    assert "a.txt" not in obs.everything()
+    assert "b.txt" not in obs.everything()
     assert obs.final == "done"
 
 
 def check_reset_by_success(obs: Observation, fw: str) -> None:
-    assert obs.stop is None and obs.final == "done"
+    assert obs.stop is None
+    assert obs.final == "done"
 
 
 def check_non_idempotent(obs: Observation, fw: str) -> None:
     assert obs.stop in ("RetryBudgetExhausted", "stop-result")
     assert "pay is not idempotent" in obs.stop_text
-    assert obs.runs["pay"] == 1 and obs.sleeps == []
+    assert obs.runs["pay"] == 1
+    assert obs.sleeps == []
 
 
 def check_model_host(obs: Observation, fw: str) -> None:
     first = obs.seen[0][0]
     assert "The address comes from your arguments (url='http://127.0.0.1:9/')" in first.text
-    assert obs.runs["fetch"] == 2 and obs.sleeps == [0.0] and obs.stop is None
+    assert obs.runs["fetch"] == 2
+    assert obs.sleeps == [0.0]
+    assert obs.stop is None
 
 
 def check_credentials(obs: Observation, fw: str) -> None:

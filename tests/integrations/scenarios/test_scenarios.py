@@ -9,7 +9,13 @@ import pytest
 
 from tests.agent.fakes import FakeClock
 from tests.integrations.scenarios.drivers import DRIVERS
-from tests.integrations.scenarios.harness import FRAMEWORK_LIMITS, SCENARIOS, Scenario, guard_for, toolbox
+from tests.integrations.scenarios.harness import (
+    FRAMEWORK_LIMITS,
+    SCENARIOS,
+    Scenario,
+    guard_for,
+    toolbox,
+)
 
 
 def play(framework: str, scenario: Scenario, root: Path, hinted: bool = True):  # type: ignore[no-untyped-def]

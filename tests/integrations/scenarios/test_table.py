@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[3]
 @pytest.mark.slow
 def test_readme_table_is_current() -> None:
     spec = importlib.util.spec_from_file_location("agent_scenarios_table", ROOT / "scripts" / "agent_scenarios_table.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     readme = (ROOT / "README.md").read_text()
