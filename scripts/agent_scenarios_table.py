@@ -59,7 +59,8 @@ def cell(obs: object) -> str:
     elif obs.stop:
         parts.append(f"crash: {obs.stop}")
     most = max(obs.runs.values(), default=0)
-    if most > 1:
+    crashed = bool(obs.stop) and obs.stop not in GUARD_STOPS
+    if most > 1 and not crashed:  # parallel calls racing a crash ran a varying number of times
         parts.append(f"ran {most}×")
     if obs.sleeps:
         parts.append("waits " + ", ".join(f"{s:g} s" for s in obs.sleeps))
