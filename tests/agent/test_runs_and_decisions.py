@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from hintline import TooManyConsecutiveErrors
-from hintline.agent import GuardPolicy, ToolRefused
+from hintline.agent import AgentGuard, GuardPolicy, ToolRefused
 from hintline.exceptions import RetryBudgetExhausted
 from tests.agent.fakes import FakeClock, connect_closed_port, disk_full, refused_connection
 from tests.agent.test_guard import Flaky, make_guard
@@ -239,3 +239,19 @@ def test_disk_full_stops_at_once() -> None:
     assert tool.calls == 1
     assert clock.sleeps == []
     assert "disk_full" in str(info.value)
+
+
+def test_the_default_store_forgets_the_oldest_runs() -> None:
+    """Runs that never say they ended do not grow the default store without bound."""
+    from hintline.agent import InMemoryStore
+
+    store = InMemoryStore(max_keys=3)
+    guard = AgentGuard(store=store)
+    for i in range(5):
+        guard.for_run(f"run-{i}").call("read_file", {"path": "a"}, missing)
+    assert guard.for_run("run-2").counts["errors"] == 1  # touched: kept
+    guard.for_run("run-5").call("read_file", {"path": "a"}, missing)
+    assert len(store) == 3
+    assert store.get("run-0") is None
+    assert store.get("run-2") is not None
+    assert InMemoryStore().get("x") is None

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, runtime_checkable
@@ -61,17 +62,33 @@ class GuardStore(Protocol):
 class InMemoryStore:
     """The default store: a dict of JSON texts behind a lock. Safe across threads of one process.
 
+    Args:
+        max_keys: the most runs kept; past it the least recently used run is forgotten (a
+            long-lived process serving runs that never say they ended, such as LangGraph
+            invokes, must not grow without bound). ``None`` keeps every run.
+
     .. versionadded:: 0.1.0
     """
 
-    def __init__(self) -> None:
-        self._data: dict[str, str] = {}
+    DEFAULT_MAX_KEYS = 10_000
+
+    def __init__(self, max_keys: int | None = DEFAULT_MAX_KEYS) -> None:
+        if max_keys is not None and max_keys < 1:
+            raise ValueError("max_keys must be None or at least 1")
+        self._data: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
+        self._max_keys = max_keys
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._data)
 
     def get(self, key: str) -> JSONDict | None:
         """The state under ``key``, or ``None``."""
         with self._lock:
             raw = self._data.get(key)
+            if raw is not None:
+                self._data.move_to_end(key)
         return None if raw is None else _loads(raw)
 
     def update(self, key: str, change: Callable[[JSONDict | None], tuple[JSONDict, T]]) -> T:
@@ -80,6 +97,10 @@ class InMemoryStore:
             raw = self._data.get(key)
             new, result = change(None if raw is None else _loads(raw))
             self._data[key] = json.dumps(new, sort_keys=True, allow_nan=False)
+            self._data.move_to_end(key)
+            if self._max_keys is not None:
+                while len(self._data) > self._max_keys:
+                    self._data.popitem(last=False)
         return result
 
     def delete(self, key: str) -> None:
