@@ -41,15 +41,23 @@ import asyncio
 import copy
 import dataclasses
 import random
-import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import urlsplit
 
-from hintline.agent._classify import Classifier, ToolRefused, classify, is_blip, retry_after
+from hintline.agent._classify import Classifier, classify, is_blip, retry_after
+from hintline.agent._decide import (
+    ADDRESS_FAULTS,
+    CREDENTIALS_SUFFIX,
+    NOT_REMEMBERED,
+    causes,
+    for_model,
+    model_address,
+    never_arrived,
+    sentence,
+)
 from hintline.agent._outcome import Failure, Outcome, _bound, canonical_args
 from hintline.agent._policy import GuardPolicy
 from hintline.agent._runs import current_run, enter_run, leave_run
@@ -408,7 +416,7 @@ class AgentGuard:
         that cause, which says what to fix (and carries its ``Retry-After``, its errno)."""
         hint = classify(error, self._classify)
         if isinstance(error, BaseException):
-            for cause in _causes(error):
+            for cause in causes(error):
                 inner = classify(cause, self._classify)
                 if inner.category is Category.OTHER:
                     continue
@@ -416,7 +424,7 @@ class AgentGuard:
                     # the cause is what failed (the cleaner may already read through to it)
                     hint, error = inner, cause
                 break
-        return _for_model(hint, error), error
+        return for_model(hint, error), error
 
     def _root_cause(self, tool: str, hint: Hint) -> str | None:
         if self.steps is None or not hint.key:
@@ -440,7 +448,7 @@ class AgentGuard:
             state.bump("errors")
             if hint.kind is Kind.POLICY:
                 state.bump("refused")
-                remembered = hint.category not in _NOT_REMEMBERED
+                remembered = hint.category not in NOT_REMEMBERED
                 if remembered and not any(r[:2] == (tool, fingerprint) for r in state.refused):
                     state.refused.append((tool, fingerprint, hint.text, content))
             state.consecutive_errors += 1
@@ -473,8 +481,8 @@ class AgentGuard:
 
     def _content(self, hint: Hint, error: BaseException | str) -> str:
         if hint.kind is Kind.POLICY:
-            text = _sentence(hint.text)
-            if hint.category in _NOT_REMEMBERED:
+            text = sentence(hint.text)
+            if hint.category in NOT_REMEMBERED:
                 return _bound(f"{text} {CREDENTIALS_SUFFIX}", self.policy.max_result_chars)
             return _bound(f"{text} {POLICY_SUFFIX}", self.policy.max_result_chars)
         lines = [hint.text]
@@ -510,7 +518,7 @@ class AgentGuard:
         or a non-idempotent call that may already have taken effect)."""
         if failure.kind is not Kind.SYSTEM or failure.hint.retry is not Retry.TRANSIENT:
             return None
-        if not idempotent and not _never_arrived(failure.hint, error):
+        if not idempotent and not never_arrived(failure.hint, error):
             return None
         policy = self.policy
         schedule = list(policy.backoff)
@@ -540,7 +548,7 @@ class AgentGuard:
         asked = retry_after(error, self._clock)
         if failure.hint.retry is not Retry.TRANSIENT:
             why = f"a permanent system fault ({failure.hint.category}); retrying cannot help"
-        elif not idempotent and not _never_arrived(failure.hint, error):
+        elif not idempotent and not never_arrived(failure.hint, error):
             why = (
                 f"{failure.tool} is not idempotent and this fault ({failure.hint.category}) may "
                 "have come after the call took effect, so it was not retried; check before "
@@ -677,7 +685,7 @@ class AgentGuard:
             return Outcome(tool, None, failure, notice, attempt)
         cause = self._classified(exc)[1]
         address = (
-            _model_address(args) if failure.hint.category in _ADDRESS_FAULTS else None
+            model_address(args) if failure.hint.category in ADDRESS_FAULTS else None
         )
         if address is not None:
             # the model chose where to connect: one immediate retry for a blip, then its to fix
@@ -712,89 +720,6 @@ class AgentGuard:
         """A refused call asked again: not run; counted as another failure."""
         self._record(args, refused, turn)
         return refused
-
-
-CREDENTIALS_SUFFIX = (
-    "The credentials were rejected: ask the user to fix them; the same call can succeed "
-    "afterwards."
-)
-
-_NOT_REMEMBERED = frozenset({Category.HTTP_UNAUTHORIZED})
-"""Refusals a human can lift without ending the run (credentials): not remembered."""
-
-_ADDRESS_FAULTS = frozenset({Category.CONNECTION_REFUSED, Category.DNS_FAILURE})
-
-_ADDRESS_ARGS = frozenset(
-    {"url", "uri", "host", "hostname", "server", "address", "endpoint", "base_url", "dsn", "addr"}
-)
-_HOST_PORT = re.compile(r"^\[?[\w.:-]+\]?:\d{1,5}$")
-
-
-def _model_address(args: Mapping[str, object] | str | None) -> tuple[str, str] | None:
-    """The network address among the call's arguments (a URL, ``host:port`` or a host/url
-    argument), if the model chose one."""
-    if not isinstance(args, Mapping):
-        return None
-    for name, value in list(args.items())[:32]:
-        if not isinstance(value, str) or not value or len(value) > 2048:
-            continue
-        if str(name).lower() in _ADDRESS_ARGS:
-            return str(name), value
-        if "://" in value:
-            try:
-                if urlsplit(value).netloc:
-                    return str(name), value
-            except ValueError:
-                continue
-        if _HOST_PORT.match(value):
-            return str(name), value
-    return None
-
-
-def _never_arrived(hint: Hint, error: BaseException | str) -> bool:
-    """The fault proves the call never reached the service: safe to retry any tool."""
-    if hint.category is Category.RATE_LIMITED or hint.category is Category.DNS_FAILURE:
-        return True
-    if isinstance(error, (ConnectionResetError, ConnectionAbortedError, BrokenPipeError)):
-        return False
-    return hint.category is Category.CONNECTION_REFUSED
-
-
-_QUALIFIED = re.compile(r"(?<![\w.])(?:[a-z_][a-z0-9_]*\.)+([A-Z]\w*):\s*")
-
-
-def _for_model(hint: Hint, error: BaseException | str) -> Hint:
-    """The hint without internal class paths: ``hintline.agent._classify.ToolRefused: x`` reads
-    ``x``; ``pkg.mod.SomeError: x`` reads ``SomeError: x``."""
-    text = hint.text
-    if isinstance(error, ToolRefused) or type(error).__module__.startswith("hintline."):
-        qualified = f"{type(error).__module__}.{type(error).__qualname__}: "
-        text = text.replace(qualified, "", 1).replace(f"{type(error).__qualname__}: ", "", 1)
-    text = _QUALIFIED.sub(lambda m: f"{m.group(1)}: ", text)
-    if text == hint.text:
-        return hint
-    if not text.startswith("Hint: "):
-        text = "Hint: " + text.removeprefix("Hint:").lstrip()
-    return dataclasses.replace(hint, text=text)
-
-
-def _causes(error: BaseException) -> Iterator[BaseException]:
-    """The explicit causes of ``error`` (``raise … from``, a ``source`` attribute), nearest first."""
-    seen = {id(error)}
-    current: BaseException | None = error
-    for _ in range(6):
-        source = getattr(current, "source", None)
-        nxt = source if isinstance(source, BaseException) else getattr(current, "__cause__", None)
-        if nxt is None or id(nxt) in seen:
-            return
-        seen.add(id(nxt))
-        yield nxt
-        current = nxt
-
-
-def _sentence(text: str) -> str:
-    text = text.rstrip()
-    return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
 _MAX_STREAK = 20
