@@ -24,9 +24,11 @@ clean. The runner turns any exception a tool raises into a ``tool_result`` with 
 ``with guard.run():`` (a run of its own, decisions re-raised as themselves) or
 :func:`raise_guard_decisions`. Without either, the tools share the guard's state across runs.
 
-Not covered: the runner's tool calls of one response are one turn only as far as the guard can
-tell, which it cannot here (three failures in one response count as three), and model-request
-failures (the client's ``max_retries``). For a raw Messages loop,
+The calls of one reply are one turn (three failures in one reply give the model three hints
+before the streak can stop the run); with :func:`guarded_beta_tool` on a runner of your own the
+guard cannot tell replies apart, and every call counts alone.
+
+Not covered: model-request failures (the client's ``max_retries``). For a raw Messages loop,
 :func:`hintline.agent.formats.anthropic_tool_result` builds the block.
 
 .. versionadded:: 0.1.0
@@ -94,12 +96,14 @@ def _bound(sig: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]
         return dict(kwargs)
 
 
-def _rejected(guard: AgentGuard, name: str, given: object, error: ValueError) -> ToolError:
+def _rejected(
+    guard: AgentGuard, name: str, given: object, error: ValueError, turn: str | None
+) -> ToolError:
     """Arguments the SDK's validation refused: counted, and the hint naming the field."""
     cause = error.__cause__ if isinstance(error.__cause__, pydantic.ValidationError) else error
     args = given if isinstance(given, dict) else None
     try:
-        outcome = guard.rejected(name, args, cause)
+        outcome = guard.rejected(name, args, cause, turn=turn)
     except GuardTripped as tripped:
         raise GuardStop(tripped) from tripped
     return ToolError(outcome.text())
@@ -128,8 +132,15 @@ def guarded_beta_tool(
     return _guarded(template.current, func, **kwargs)
 
 
+def _no_turn() -> str | None:
+    return None
+
+
 def _guarded(
-    resolve: Callable[[], AgentGuard], fn: Callable[..., Any], **kwargs: Any
+    resolve: Callable[[], AgentGuard],
+    fn: Callable[..., Any],
+    turn: Callable[[], str | None] = _no_turn,
+    **kwargs: Any,
 ) -> BetaFunctionTool[Any] | BetaAsyncFunctionTool[Any]:
     name = kwargs.get("name") or fn.__name__
     sig = inspect.signature(fn)
@@ -140,7 +151,7 @@ def _guarded(
         async def awrapper(*args: Any, **kw: Any) -> Any:
             try:
                 outcome = await resolve().acall(
-                    name, _bound(sig, args, kw), lambda: afn(*args, **kw)
+                    name, _bound(sig, args, kw), lambda: afn(*args, **kw), turn=turn()
                 )
             except GuardTripped as tripped:
                 raise GuardStop(tripped) from tripped
@@ -154,7 +165,7 @@ def _guarded(
                 return await acall(input)
             except ValueError as error:
                 if isinstance(error.__cause__, pydantic.ValidationError):
-                    raise _rejected(resolve(), name, input, error) from None
+                    raise _rejected(resolve(), name, input, error, turn()) from None
                 raise
 
         atool.call = checked_acall  # type: ignore[method-assign]
@@ -163,7 +174,9 @@ def _guarded(
     @functools.wraps(fn)
     def wrapper(*args: Any, **kw: Any) -> Any:
         try:
-            outcome = resolve().call(name, _bound(sig, args, kw), lambda: fn(*args, **kw))
+            outcome = resolve().call(
+                name, _bound(sig, args, kw), lambda: fn(*args, **kw), turn=turn()
+            )
         except GuardTripped as tripped:
             raise GuardStop(tripped) from tripped
         return _value(outcome)
@@ -176,7 +189,7 @@ def _guarded(
             return call(input)
         except ValueError as error:
             if isinstance(error.__cause__, pydantic.ValidationError):
-                raise _rejected(resolve(), name, input, error) from None
+                raise _rejected(resolve(), name, input, error, turn()) from None
             raise
 
     tool.call = checked_call  # type: ignore[method-assign]
@@ -185,12 +198,22 @@ def _guarded(
 
 class GuardedRunner:
     """A tool runner whose run has its own guard state; re-raises guard decisions as themselves
-    and forgets the run's state when it ends. Everything else is the SDK runner's."""
+    and forgets the run's state when it ends. Everything else is the SDK runner's.
+
+    It drives the SDK runner through its iterator, so it knows which reply the tools being run
+    answer: the calls of one reply are one turn for the guard.
+    """
 
     def __init__(self, runner: Any, guard: AgentGuard, *, owned: bool = True) -> None:
         self._runner = runner
         self.guard = guard
         self._owned = owned
+        self.turn: str | None = None
+        self._replies = 0
+
+    def _next_turn(self) -> None:
+        self._replies += 1
+        self.turn = f"reply-{self._replies}"
 
     def _end(self) -> None:
         if self._owned:
@@ -202,6 +225,8 @@ class GuardedRunner:
     def until_done(self) -> Any:
         """Run to the end (``runner.until_done()``)."""
         try:
+            for _reply in self._runner:
+                self._next_turn()
             return self._runner.until_done()
         except GuardStop as stop:
             raise stop.tripped from None
@@ -210,7 +235,9 @@ class GuardedRunner:
 
     def __iter__(self) -> Iterator[Any]:
         try:
-            yield from self._runner
+            for reply in self._runner:
+                self._next_turn()
+                yield reply
         except GuardStop as stop:
             raise stop.tripped from None
         finally:
@@ -223,6 +250,8 @@ class AsyncGuardedRunner(GuardedRunner):
     async def until_done(self) -> Any:  # type: ignore[override]
         """Run to the end (``await runner.until_done()``)."""
         try:
+            async for _reply in self._runner:
+                self._next_turn()
             return await self._runner.until_done()
         except GuardStop as stop:
             raise stop.tripped from None
@@ -235,6 +264,7 @@ class AsyncGuardedRunner(GuardedRunner):
     async def __aiter__(self) -> AsyncIterator[Any]:
         try:
             async for message in self._runner:
+                self._next_turn()
                 yield message
         except GuardStop as stop:
             raise stop.tripped from None
@@ -261,9 +291,16 @@ def tool_runner(
     template = guard or AgentGuard()
     active = current_run(template)
     run = template.for_run(active or run_key("anthropic", uuid.uuid4().hex))
-    guarded = [_guarded(lambda: run, fn) for fn in tools]
+    holder: list[GuardedRunner] = []
+
+    def turn() -> str | None:
+        return holder[0].turn if holder else None
+
+    guarded = [_guarded(lambda: run, fn, turn) for fn in tools]
     runner = client.beta.messages.tool_runner(tools=guarded, **params)
     owned = active is None  # inside ``with guard.run():`` the block owns the state
+    kind = GuardedRunner
     if inspect.iscoroutinefunction(getattr(runner, "until_done", None)):
-        return AsyncGuardedRunner(runner, run, owned=owned)
-    return GuardedRunner(runner, run, owned=owned)
+        kind = AsyncGuardedRunner
+    holder.append(kind(runner, run, owned=owned))
+    return holder[0]

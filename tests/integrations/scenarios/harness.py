@@ -455,7 +455,6 @@ SCENARIOS: list[Scenario] = [
 BY_NAME = {s.name: s for s in SCENARIOS}
 
 FRAMEWORK_LIMITS: dict[tuple[str, str], str] = {
-    ("anthropic", "parallel"): "the tool runner gives a tool no way to tell one response from the next",
     ("mcp", "parallel"): "MCP has no model turns: each tools/call is on its own",
 }
 """Scenario checks a framework cannot meet, and why (the README says so too)."""
