@@ -25,8 +25,12 @@ sees another's calls or paths. For each call:
 same policy for one tool, also keyed by session; it does not see arguments the SDK rejects
 before the tool runs. Under :func:`guard_server` it steps aside.
 
-Not covered: the client's own retries and its model-request failures, and (without a session
-object, e.g. stateless HTTP) state across requests: each request is then its own run.
+Not covered: the client's own retries and its model-request failures, and state across requests
+without a client session: on the per-request protocol (2026-07-28, the ``mcp`` 2.x default when
+both sides speak it, stdio included) and on stateless HTTP every request arrives on a connection
+of its own, so each call gets its hint and its own stop decision but no streak or loop
+detection. Clients that keep a session (the handshake, ``Client(..., mode="legacy")``, stateful
+streamable HTTP) get all of it.
 
 :func:`build_server` is the ``hintline mcp`` server: ``clean_error`` and ``scrub`` as tools.
 

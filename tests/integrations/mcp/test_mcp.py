@@ -206,3 +206,28 @@ class TestSessions:
         assert "'path'" in text_of(results[0])
         assert results[0].is_error
         assert "Stop calling tools" in text_of(results[2])
+
+
+async def test_disk_full_repeated_is_a_stop_each_time(tmp_path: Path) -> None:
+    """A client that ignores the stop and saves again gets the stop again; the write is never
+    retried (a full disk is permanent)."""
+    from hintline.integrations.mcp import guard_server
+
+    runs = {"save": 0}
+    server = guard_server(MCPServer("files"), guard_for(FakeClock()))
+
+    @server.tool()
+    def save_report(text: str) -> str:
+        """Save the report."""
+        runs["save"] += 1
+        with open("/dev/full", "w") as f:
+            f.write(text)
+        return "saved"
+
+    async with Client(server, mode="legacy") as client:
+        results = [await client.call_tool("save_report", {"text": "q3"}) for _ in range(2)]
+    assert runs["save"] == 2
+    for result in results:
+        assert result.is_error
+        assert text_of(result).startswith("Stopped: a permanent system fault (disk_full)")
+        assert "Stop calling tools" in text_of(result)
