@@ -149,7 +149,7 @@ def main(argv: list[str]) -> int:
         threads = [
             threading.Thread(target=x.post, args=("/login",), kwargs={"data": {
                 "username": "root", "password": "admin-password-1", "csrf": t}})
-            for x, t in zip(clients, tokens)
+            for x, t in zip(clients, tokens, strict=True)
         ]
         for t in threads:
             t.start()

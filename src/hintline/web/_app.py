@@ -118,10 +118,8 @@ def _lower_priority() -> None:
     loop, so pages and /healthz keep answering while a burst of logins is hashed. Linux sets the
     nice value per thread; elsewhere this does nothing.
     """
-    try:
+    with contextlib.suppress(AttributeError, OSError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-    except (AttributeError, OSError):
-        pass
 
 
 @dataclass
