@@ -28,6 +28,11 @@ class HeldModel:
     answer: dict[str, object] = field(
         default_factory=lambda: {"cause": "the key is missing", "next_step": "check the dict", "frame": 0}
     )
+    content: str | None = None  # sent as is instead of ``answer`` (a cut-off reply)
+    finish_reason: str = "stop"
+    usage: dict[str, int] = field(
+        default_factory=lambda: {"prompt_tokens": 321, "completion_tokens": 45, "total_tokens": 366}
+    )
 
 
 @contextlib.contextmanager
@@ -46,10 +51,13 @@ def held_model() -> Iterator[HeldModel]:
                 "model": MODEL,
                 "choices": [{
                     "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": json.dumps(state.answer)},
+                    "finish_reason": state.finish_reason,
+                    "message": {
+                        "role": "assistant",
+                        "content": state.content if state.content is not None else json.dumps(state.answer),
+                    },
                 }],
-                "usage": {"prompt_tokens": 321, "completion_tokens": 45, "total_tokens": 366},
+                "usage": state.usage,
             }
             data = json.dumps(reply).encode()
             self.send_response(200)

@@ -178,3 +178,47 @@ class TestUnreadableLog:
         text = "".join(lines)
         assert f"hintline: warning: cannot read {missing}: no such file" in text
         assert "serving error hints" in text
+
+
+class TestExplainOnThePage:
+    """Points 8 to 10 seen through the page: what the model receives and what the page says."""
+
+    TYPO3_LOG = Path(__file__).parents[1] / "explain" / "fixtures" / "typo3_handler.log"
+
+    def _ask_about(self, site: Site, tmp_path: Path, log: Path, search: str, model: object) -> str:
+        config = model_config(tmp_path, model.base_url, MODEL, project_root=tmp_path)  # type: ignore[attr-defined]
+        with site.client(config_path=str(config), log_paths=(str(log),)) as c:
+            token = login(c, "root")
+            keys = _keys(c.get("/", params={"q": search}).text)
+            assert keys, search
+            return str(ask(c, token, keys[0]).text)
+
+    def test_typo3_handler_entry_is_sent_with_its_class_and_throw_site(self, site: Site, tmp_path: Path) -> None:
+        """The logged class (not the one the message quotes) and the throw site reach the model."""
+        with held_model() as model:
+            model.release.set()
+            page = self._ask_about(site, tmp_path, self.TYPO3_LOG, "could not find driver", model)
+        user = model.calls[0]["messages"][1]["content"]  # type: ignore[index]
+        assert "Exception class: RuntimeException" in user
+        assert "ConnectionException" not in user.split("\n")[0]
+        assert "#0 /tmp/hintline-gen/typo3/typo3_exception_handler.php:104" in user
+        assert '<code class="exc">RuntimeException</code>' in page
+
+    def test_php_frames_reach_the_model_with_their_class(self, site: Site, tmp_path: Path) -> None:
+        """A TYPO3 entry logged with its trace: frames go as ``Class->method``."""
+        with held_model() as model:
+            model.release.set()
+            self._ask_about(site, tmp_path, self.TYPO3_LOG, "Page 43", model)
+        user = model.calls[0]["messages"][1]["content"]  # type: ignore[index]
+        assert "in Vendor\\Shop\\Controller\\PageController->show" in user
+
+    def test_full_context_window_is_named(self, site: Site, tmp_path: Path) -> None:
+        """A reply stopped for length before max_tokens: the page names the context window."""
+        with held_model() as model:
+            model.release.set()
+            model.content, model.finish_reason = '{"cause": "the ke', "length"
+            model.usage = {"prompt_tokens": 4049, "completion_tokens": 47, "total_tokens": 4096}
+            page = self._ask_about(site, tmp_path, site.log, "order lookup", model)
+        assert "context window is full" in page
+        assert "Raising max_tokens will not help" in page
+        assert "cut off at max_tokens" not in page
