@@ -127,7 +127,7 @@ def admin(site: Site) -> Iterator[tuple[TestClient, str]]:
 
 
 @contextlib.contextmanager
-def served(settings: Settings) -> Iterator[str]:
+def served(settings: Settings, *, throttle: LoginThrottle | None = None) -> Iterator[str]:
     """Serve the app with a real uvicorn on a free loopback port; yield its base URL."""
     import uvicorn
 
@@ -135,7 +135,7 @@ def served(settings: Settings) -> Iterator[str]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=port, log_level="warning",
+        create_app(settings, throttle=throttle), host="127.0.0.1", port=port, log_level="warning",
         **server_options(settings),
     )
     server = uvicorn.Server(config)

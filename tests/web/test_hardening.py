@@ -53,6 +53,25 @@ class TestForwardedHeaders:
 
 
 class TestThrottle:
+    def test_the_administrators_browser_is_not_kept_out(self, site: Site) -> None:
+        """Failures as root from many addresses make strangers wait; the browser that logged in
+        as root before (its device cookie) still gets in at once."""
+        settings = dataclasses.replace(site.settings, trusted_proxies=("127.0.0.1",))
+        frozen = LoginThrottle(clock=lambda: 1000.0)  # the backoff never runs out during the test
+        with served(settings, throttle=frozen) as base, httpx.Client(base_url=base) as admin, \
+                httpx.Client(base_url=base) as attacker, httpx.Client(base_url=base) as stranger:
+            assert _try(admin, "root", PASSWORDS["root"], "10.0.0.1").status_code == 303
+            token = csrf_of(admin.get("/").text)
+            assert admin.post("/logout", data={"csrf": token}).status_code == 303
+            for i in range(5):
+                assert _try(attacker, "root", "guess", f"10.0.1.{i}").status_code == 401
+            assert _try(attacker, "root", "guess", "10.0.1.9").status_code == 429
+            r = _try(stranger, "root", PASSWORDS["root"], "10.0.2.1")
+            assert r.status_code == 429
+            assert "try again in" in r.text
+            assert _try(admin, "root", PASSWORDS["root"], "10.0.0.1").status_code == 303
+
+
     def test_spraying_names_from_one_address_is_limited(self, site: Site) -> None:
         """Ten failures with ten names from one address lock the address, whatever the name."""
         with site.client() as c:

@@ -49,11 +49,13 @@ from hintline.web._security import (
 from hintline.web._sessions import Session, SessionStore
 from hintline.web._users import User, UserStore, verify_password
 
-__all__ = ["LOGIN_COOKIE", "SESSION_COOKIE", "Settings", "create_app", "server_options"]
+__all__ = ["DEVICE_COOKIE", "LOGIN_COOKIE", "SESSION_COOKIE", "Settings", "create_app", "server_options"]
 
 _HERE = Path(__file__).parent
 SESSION_COOKIE = "hintline_session"
 LOGIN_COOKIE = "hintline_login"
+DEVICE_COOKIE = "hintline_device"
+_DEVICE_DAYS = 30
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
 _REFRESH_SECONDS = 2
 
@@ -68,7 +70,8 @@ class Settings:
         configuration: the model configuration name (``None``: the default one).
         config_path: an explicit configuration file, else the usual search order.
         project_root: the project's root, for anchored/guess.
-        secret_key: keys the login form's CSRF tokens; random per start when not given.
+        secret_key: keys the login form's CSRF tokens and the device cookies; random per start
+            when not given (a restart makes every device a new one).
         https: served over TLS: cookies get ``Secure`` and HSTS is sent.
         secure_cookies: cookies get ``Secure`` and HSTS is sent although this server speaks
             plain HTTP (behind a TLS-terminating proxy).
@@ -231,7 +234,9 @@ def create_app(
         name = str(form.get("username", ""))[:128]
         password = str(form.get("password", ""))[:1024]
         client = request.client.host if request.client else "?"
-        wait = throttle.wait(name, client)
+        device = login_token(secret, f"device\0{name}")
+        known = same_token(device, request.cookies.get(DEVICE_COOKIE))
+        wait = throttle.wait(name, client, known_device=known)
         if wait > 0:
             return render(
                 request, "login.html", v, status=429, csrf=token,
@@ -253,6 +258,12 @@ def create_app(
         set_session_cookie(response, session)
         response.delete_cookie(
             LOGIN_COOKIE, path="/login", secure=secure, httponly=True, samesite="strict"
+        )
+        # proves this browser logged in as this name before: a stranger's failures as this name
+        # (the name's backoff) do not keep it out
+        response.set_cookie(
+            DEVICE_COOKIE, device, max_age=_DEVICE_DAYS * 86400, path="/login",
+            secure=secure, httponly=True, samesite="strict",
         )
         return response
 

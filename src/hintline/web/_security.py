@@ -171,14 +171,18 @@ class LoginThrottle:
             self._failures.pop(key, None)
         return recent
 
-    def wait(self, name: str, address: str) -> float:
-        """Seconds to wait before this name may try from this address (0: go ahead)."""
+    def wait(self, name: str, address: str, *, known_device: bool = False) -> float:
+        """Seconds to wait before this name may try from this address (0: go ahead).
+
+        ``known_device``: the browser proved an earlier successful login as this name (a device
+        cookie): the name's backoff, which strangers can cause, does not apply to it.
+        """
         now = self.clock()
         waits = [
             self._locked_until.get(k, 0.0) - now for k in (f"pair:{name}\0{address}", f"addr:{address}")
         ]
         recent = self._recent(f"name:{name}", now)
-        if len(recent) >= self.max_failures:
+        if len(recent) >= self.max_failures and not known_device:
             backoff = min(self.max_backoff, 2.0 ** (len(recent) - self.max_failures))
             waits.append(recent[-1] + backoff - now)
         return max(0.0, *waits)
