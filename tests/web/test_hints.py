@@ -143,6 +143,16 @@ class TestUnreadableLog:
         assert html.count('class="entry"') == 3
         assert re.search(rf'class="warning"[^>]*>cannot read {re.escape(str(missing))}: no such file', html)
 
+    def test_a_log_that_is_not_a_log(self, site: Site, tmp_path: Path) -> None:
+        """A binary file among the logs: named as a warning, the others listed."""
+        binary = tmp_path / "core.log"
+        binary.write_bytes(bytes(range(256)) * 4)
+        with site.client(log_paths=(str(binary), str(site.log))) as c:
+            login(c, "root")
+            html = c.get("/").text
+        assert html.count('class="entry"') == 3
+        assert f"cannot read {binary}: binary data, not a log" in html
+
     def test_only_unreadable_logs(self, site: Site, tmp_path: Path) -> None:
         """No log readable: the page says so instead of an empty list."""
         with site.client(log_paths=(str(tmp_path / "a.log"),)) as c:

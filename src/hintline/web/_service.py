@@ -139,7 +139,7 @@ def list_entries(
             try:
                 entries.extend(logs.read([path], limit=limit, search=search))
             except (OSError, ValueError, HintlineError) as exc:
-                warnings.append(_s(f"cannot read {path}: {exc}"))
+                warnings.append(_s(f"cannot read {path}: {str(exc).removeprefix(f'{path}: ')}"))
         entries.sort(key=_newest_first)
         entries = entries[:limit]
     error = None
