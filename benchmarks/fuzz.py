@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 
 from hypothesis import HealthCheck, given, seed, settings
-
 from tests.linear.fuzz import texts
 
 
 def main(argv: list[str]) -> int:
     from tests.scrub.test_differential import answers
+
     from hintline.scrub import scrub
 
     count = int(argv[0]) if argv else 200_000

@@ -18,6 +18,7 @@ or secret pattern gets its shapes without anyone writing them.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
 from collections.abc import Iterator
@@ -206,10 +207,8 @@ def table_shapes(size: int, *, quantifiers: bool = True) -> Iterator[Shape]:
             yield from pattern_shapes(owner, rule.pattern, size)
         yield from _texts_shapes(owner, "near", rule.near_misses, size)
         yield from _texts_shapes(owner, "example", tuple(e.input for e in rule.examples), size)
-        try:
+        with contextlib.suppress(Exception):
             triggers.append(_witness(list(_sre.parse(rule.pattern)))[:40])
-        except Exception:
-            pass
     for secret in SECRETS:
         owner = f"secret {secret.name}"
         if quantifiers:
@@ -218,10 +217,8 @@ def table_shapes(size: int, *, quantifiers: bool = True) -> Iterator[Shape]:
                 yield from pattern_shapes(owner + " trigger", secret.trigger, size)
         yield from _texts_shapes(owner, "near", secret.near_misses, size)
         yield from _texts_shapes(owner, "example", secret.examples, size)
-        try:
+        with contextlib.suppress(Exception):
             triggers.append(_witness(list(_sre.parse(secret.trigger or secret.pattern))))
-        except Exception:
-            pass
     glued = "".join(triggers)
     yield Shape("all", "triggers glued", _fill(glued, size))
     yield Shape("all", "triggers spaced", _fill(" ".join(triggers), size))

@@ -80,7 +80,7 @@ def test_hostile_shapes_cost_linear_time(function: str) -> None:
     superlinear = []
     for ratio, _seconds, label in sorted(result.over, reverse=True)[:40]:
         shape = next(s for s in shapes if f"{s.owner} | {s.kind}" == label)
-        growth, big, little = _grows_linearly(function, shape)
+        growth, big, _little = _grows_linearly(function, shape)
         if growth > GROWTH and big > 0.002:
             superlinear.append((round(growth, 1), round(big * 1e3, 2), round(ratio, 1), label))
     assert superlinear == []

@@ -10,6 +10,7 @@ Both give the same groups for every match that fits in the window.
 
 from __future__ import annotations
 
+import importlib
 import re
 import threading
 from typing import Any
@@ -20,7 +21,7 @@ __all__ = ["AVAILABLE", "WINDOW", "LinearPattern", "python_form", "to_re2", "why
 
 _re2: Any
 try:  # google-re2 has wheels for the common platforms; elsewhere the bounded re path runs
-    from re2 import _re2
+    _re2 = importlib.import_module("re2._re2")
 except ImportError:  # pragma: no cover - exercised where google-re2 has no wheel
     _re2 = None
 
@@ -66,7 +67,7 @@ class LinearPattern:
         use_re2: ``False`` forces the bounded ``re`` path (what runs without google-re2).
     """
 
-    __slots__ = ("_programs", "_python", "_names", "engine", "pattern")
+    __slots__ = ("_names", "_programs", "_python", "engine", "pattern")
 
     def __init__(self, pattern: str, *, use_re2: bool = True) -> None:
         self.pattern = pattern

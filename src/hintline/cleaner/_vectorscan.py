@@ -14,9 +14,9 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from hintline._linear import LinearPattern
 from hintline._vectorscan.cache import CACHE_ENV, cache_dir, in_background, read_entry, write_entry
 from hintline._vectorscan.cache import machine as _machine
-from hintline._linear import LinearPattern
 from hintline.cleaner._patterns import (
     CASEFOLD_SPECIALS,
     Guard,

@@ -28,7 +28,6 @@ Hyperscan and compiles it before the first answer.
 from __future__ import annotations
 
 import os
-import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass

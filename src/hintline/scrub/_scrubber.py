@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import importlib
 import json
 import re
 import threading
@@ -50,7 +51,7 @@ except ImportError:  # pragma: no cover - exercised on platforms without a wheel
 
 _re2: Any
 try:
-    from re2 import _re2
+    _re2 = importlib.import_module("re2._re2")
 except ImportError:  # pragma: no cover - exercised where google-re2 has no wheel
     _re2 = None
 
@@ -563,5 +564,5 @@ def _as_text(text: object) -> str:
     if kind is str or issubclass(kind, str):
         return str.__str__(text)  # type: ignore[arg-type]
     if issubclass(kind, (bytes, bytearray, memoryview)):
-        return bytes(text).decode("utf-8", "replace")  # type: ignore[call-overload]
+        return bytes(text).decode("utf-8", "replace")  # type: ignore[call-overload,no-any-return]
     return str(text)
