@@ -199,11 +199,8 @@ class _Branch:
     def re2_search(self, t: _Text, pos: int) -> _Found | None:
         """The first match at or after character ``pos``, by RE2 on the whole text."""
         compiled, names = self._program(t.ascii)
-        byte = t.to_byte(pos)
-        lead = False
-        if byte and LEAD in dict(names):
-            byte -= len(t.text[pos - 1].encode("utf-8"))  # the character the look-behind sees
-            lead = True
+        lead = pos > 0 and LEAD in dict(names)
+        byte = t.to_byte(pos - 1 if lead else pos)  # from the character the look-behind sees
         spans = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))
         if spans[0][0] < 0:
             return None
