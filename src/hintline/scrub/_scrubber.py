@@ -231,8 +231,12 @@ class _Branch:
             found: Iterator[tuple[int, int]] = (m.span() for m in _iter_python(screen, text))
         else:
             found = _iter_re2(screen, t)
+        line = 0  # the start of the line holding s (found in order: searched forward only)
+        seen = 0
         for s, e in found:
-            lo = max(0, s - back, text.rfind("\n", 0, s) + 1)
+            line = max(line, text.rfind("\n", seen, s) + 1)
+            seen = s
+            lo = max(0, s - back, line)
             hi = max(e, s + 1)
             if out and lo <= out[-1]:
                 out[-1] = max(out[-1], hi)
