@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from hintline._vectorscan.screen import LiteralScreen
 from hintline.categories import Category, Kind, Retry
 from hintline.cleaner import match as _engine
+from hintline.cleaner import signals as _signals
 from hintline.cleaner.bound import prepare
 from hintline.cleaner.fallback import PLAIN, pick_line_with_strength
 from hintline.rules._model import Rule
@@ -73,14 +74,15 @@ def _strip_pairs(value: str) -> str:
     return value
 
 
-def normalise(value: str | None) -> str:
-    """Normalise one captured value as the rendering contract says (see ``Rule``)."""
+def normalise(value: str | None, *, split: bool = True) -> str:
+    """Normalise one captured value as the rendering contract says (see ``Rule``); with
+    ``split=False`` a composite ``a, b`` is kept whole (a key list: every column)."""
     if value is None:
         return UNKNOWN
     if not value.isascii() or not value.isprintable():
         value = _CONTROL.sub("", value)
     value = _strip_pairs(" ".join(value.split()))
-    if "," in value:
+    if split and "," in value:
         value = _strip_pairs(value.split(",", 1)[0].strip())
     return value[:MAX_VALUE_CHARS]
 
@@ -99,6 +101,12 @@ def _finish(text: str) -> str:
 
 def _make(category: Category, text: str, rule: str | None, key: str | None) -> Hint:
     return Hint(text, category, rule, key, category.kind, category.retry)
+
+
+def make_hint(category: Category, text: str, rule: str | None, key: str | None) -> Hint:
+    """A hint of ``category`` whose ``text`` (without the prefix) is finished as a rule's is:
+    whitespace collapsed, scrubbed, cut to 240 characters. ``key`` must be scrubbed already."""
+    return _make(category, _finish(PREFIX + text), rule, key)
 
 
 def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
@@ -239,6 +247,9 @@ def clean(error: str | bytes | BaseException) -> Hint:
         found = _engine.match(text)
         if found is not None:
             return render(found.rule, found.groups)  # the rendered hint and key are scrubbed
+        signalled = _signals.classify(text)  # no wording rule: what the runtime's codes say
+        if signalled is not None:
+            return signalled
         # scrub the whole text before the fallback picks a line: the line may hold only part
         # of a multi-line secret (a PEM body line), which no pattern recognises on its own
         return fallback(scrub(text), error if isinstance(error, BaseException) else None)
