@@ -365,10 +365,10 @@ SIGNALS: tuple[Signal, ...] = (
         code="SG003",
         name="signal.sqlstate",
         pattern=(
-            r"(?i:sqlstate|sql state|pgcode|sqlcode|error code|code)\b[\"']?(?: is| =|=|:|\[)? ?"
-            r"[\"'\[(]?(?P<sqlstate>" + _alternation(SQLSTATES) + r")\b"
+            r"(?:(?i:sqlstate|sql state|pgcode|sqlcode|error code|code)\b[\"']?(?: is| =|=|:|\[)? ?"
+            r"[\"'\[(]?|\b[A-Z]{4,8}: {1,2})(?P<sqlstate>" + _alternation(SQLSTATES) + r"):?\b"
         ),
-        why="A SQLSTATE is the same in every locale and driver: pgx (SQLSTATE 23505), JDBC SQLState, psycopg2 pgcode, node pg code: '23505'.",
+        why="A SQLSTATE is the same in every locale and driver: pgx (SQLSTATE 23505), JDBC SQLState, psycopg2 pgcode, node pg code: '23505', psql's verbose FEHLER:  23505: in any language.",
         examples=(),
         near_misses=("order 23505 shipped", "zip code 23505"),
     ),
@@ -470,12 +470,14 @@ _HOST_PORT = (
         "host:port anywhere (a URL's authority included)",
     ),
     KeyShape(r"https?://(?P<key>[A-Za-z0-9.-]{1,253})", "a URL's host"),
+    KeyShape(r"\bhost(?:name)?['\"]?: ?['\"](?P<key>[A-Za-z0-9.-]{1,253})['\"]", "a host property of the error object"),
 )
 _REQUEST_PATH = (
     KeyShape(
         r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (?:https?://[^/\s'\"<>]{1,253})?(?P<key>/[^\s?#'\"<>]{0,200})",
         "the method and path of the request",
     ),
+    KeyShape(r"\bpath['\"]?: ?['\"](?P<key>/[^\s?#'\"<>]{0,200})", "a path property of the error object"),
     KeyShape(
         r"(?i:url|uri|request to|calling)['\"]?[:=]? ?['\"]?https?://[^/\s'\"<>]{1,253}(?P<key>/[^\s?#'\"<>]{0,200})",
         "the path of the URL a client names as the request's (for url, url=, URL:), the query dropped",
@@ -612,6 +614,7 @@ HINTS: Mapping[Category, tuple[str, str]] = {
 
 
 def _find_key(category: Category, text: str) -> str | None:
+    """The key of ``category``'s family in ``text``: the first key shape that matches."""
     family = family_of(category)
     if family is None or not HINTS[category][0]:
         return None
@@ -679,8 +682,9 @@ def _matcher() -> Matcher:
     return matcher
 
 
-def decide(text: str) -> tuple[Signal, str, str, Category] | None:
-    """The first signal in ``text``: (signal, token group, token, category), or ``None``."""
+def decide(text: str) -> tuple[Signal, str, str, Category, int] | None:
+    """The first signal in ``text``: (signal, token group, token, category, start of the
+    signal's line), or ``None``."""
     found = _matcher().match(text)
     if found is None:
         return None
@@ -689,7 +693,9 @@ def decide(text: str) -> tuple[Signal, str, str, Category] | None:
         if token is not None and group in VOCABULARIES:
             category = VOCABULARIES[group](token)
             if category is not None:
-                return signal, group, token, category
+                at = _compiled(signal.pattern).search(text)
+                start = 0 if at is None else text.rfind("\n", 0, at.start()) + 1
+                return signal, group, token, category, start
     return None
 
 
@@ -703,11 +709,14 @@ def classify(text: str) -> Hint | None:
     decided = decide(text)
     if decided is None:
         return None
-    signal, group, token, category = decided
+    signal, group, token, category, start = decided
     from hintline.hint import make_hint, normalise
     from hintline.scrub import scrub
 
-    raw = _find_key(category, text)
+    # the key is looked for from the signal's line on: an earlier notice is not the failure
+    raw = _find_key(category, text[start:] if start else text)
+    if raw is not None and "\\\\" in raw:
+        raw = raw.replace("\\\\", "\\")  # a Python repr's doubled backslashes
     key = None if raw is None else normalise(raw, split=False)
     with_key, without_key = HINTS.get(category, ("", "The runtime reported {token}."))
     label = _TOKEN_LABEL[group].format(token)
