@@ -347,7 +347,56 @@ SIGNALS: tuple[Signal, ...] = (
             r"\b(?:[A-Za-z_][\w$]*[.:])?(?P<cls>" + _alternation(CLASSES) + r")(?:Error)?\b"
         ),
         why="The exception class names the failure in every locale and wording (psycopg/asyncpg error classes, JDK, .NET, LLM SDKs, botocore).",
-        examples=(),
+        examples=(
+            Example(
+                'psycopg.errors.UniqueViolation: doppelter Schlüsselwert verletzt Unique-Constraint »orders_sku_region_key«\nDETAIL:  Schlüssel »(sku, region)=(SKU-1, eu)« existiert bereits.',
+                "Hint: Unique constraint failed for 'sku, region' (UniqueViolation): a row with that value already exists. Use another value or update the existing row.",
+                'sku, region',
+                _FX + 'pg-de-psycopg-unique-composite.txt',
+            ),
+            Example(
+                'psycopg.errors.NotNullViolation: une valeur NULL viole la contrainte NOT NULL de la colonne « email » dans la relation « users »\nDETAIL:  La ligne en échec contient (3, null, null).',
+                "Hint: Column 'email' may not be null (NotNullViolation); pass a value for it.",
+                'email',
+                _FX + 'pg-fr-psycopg-not-null.txt',
+            ),
+            Example(
+                'psycopg.errors.CheckViolation: neue Zeile für Relation »orders« verletzt Check-Constraint »orders_quantity_check«\nDETAIL:  Fehlgeschlagene Zeile enthält (11, 1, 0, null, null).',
+                "Hint: Check constraint 'orders_quantity_check' failed (CheckViolation); pass a value the constraint allows.",
+                'orders_quantity_check',
+                _FX + 'pg-de-psycopg-check.txt',
+            ),
+            Example(
+                "anthropic.OverloadedError: Error code: 529 - {'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}}",
+                'Hint: The server failed or is overloaded (OverloadedError); this is not caused by the request, so retry later with backoff.',
+                None,
+                _FX + 'llm-anthropic-529.txt',
+            ),
+            Example(
+                'openai.RateLimitError: Error code: 429 - Rate limit reached for gpt-4o-mini in organization org-x on requests per min (RPM): Limit 3, Used 3, Requested 1.',
+                'Hint: Rate limited (RateLimitError); wait before calling again (honour Retry-After if given) and slow down.',
+                None,
+                _FX + 'llm-openai-429.txt',
+            ),
+            Example(
+                'Exception in thread "main" java.lang.StringIndexOutOfBoundsException: begin 5, end 3, length 3\n\tat java.base/java.lang.String.checkBoundsBeginEnd(String.java:4606)\n\tat java.base/java.lang.String.substring(String.java:2709)\n\tat java.base/java.lang.String.substring(String.java:2682)\n\tat Main.main(Main.java:1)\n',
+                'Hint: An index is out of range (StringIndexOutOfBoundsException); check the length before indexing.',
+                None,
+                _FX + 'jvm-substring.txt',
+            ),
+            Example(
+                "Unhandled exception. System.UnauthorizedAccessException: Access to the path 'C:\\Windows\\System32\\drivers\\etc\\hosts' is denied.",
+                "Hint: Permission denied for 'C:\\Windows\\System32\\drivers\\etc\\hosts' (UnauthorizedAccessException); this is not allowed, so do not retry: use a permitted path or ask for access.",
+                'C:\\Windows\\System32\\drivers\\etc\\hosts',
+                _FX + 'doc-dotnet-unauthorized-access.txt',
+            ),
+            Example(
+                'Unhandled exception. System.Net.Http.HttpRequestException: No connection could be made because the target machine actively refused it. (localhost:5000)\n ---> System.Net.Sockets.SocketException (10061): No connection could be made because the target machine actively refused it.',
+                'Hint: Could not reach the service (SocketException); it is down or unreachable, so retry later with backoff.',
+                None,
+                _FX + 'doc-dotnet-socket-refused.txt',
+            ),
+        ),
         near_misses=(
             "see docs/UniqueViolationHandling.md",
             "class RateLimitErrors(list): pass",
@@ -358,18 +407,44 @@ SIGNALS: tuple[Signal, ...] = (
         name="signal.api-error-type",
         pattern=r"""["'](?:type|code)["']: ?["'](?P<apitype>""" + _alternation(API_ERROR_TYPES) + r""")["']""",
         why="The JSON error body of the Anthropic and OpenAI APIs names its type (rate_limit_error, overloaded_error …) whatever client printed it.",
-        examples=(),
+        examples=(
+            Example(
+                "{'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}}",
+                'Hint: The server failed or is overloaded (overloaded_error); this is not caused by the request, so retry later with backoff.',
+                None,
+                _FX + 'llm-anthropic-529.txt',
+            ),
+        ),
         near_misses=("{'type': 'message', 'text': 'rate_limit_error'}",),
     ),
     Signal(
         code="SG003",
         name="signal.sqlstate",
         pattern=(
-            r"(?:(?i:sqlstate|sql state|pgcode|sqlcode|error code|code)\b[\"']?(?: is| =|=|:|\[)? ?"
-            r"[\"'\[(]?|\b[A-Z]{4,8}: {1,2})(?P<sqlstate>" + _alternation(SQLSTATES) + r"):?\b"
+            r"(?:(?i:sqlstate|sql state|pgcode|sqlcode)\b[\"']?(?: is| =|=|:|\[)? ?[\"'\[(]?|"
+            r"\b(?i:code|error code)[\"']?(?::|=) ?[\"']|\b[A-Z]{4,8}: {1,2})(?P<sqlstate>" + _alternation(SQLSTATES) + r"):?\b"
         ),
         why="A SQLSTATE is the same in every locale and driver: pgx (SQLSTATE 23505), JDBC SQLState, psycopg2 pgcode, node pg code: '23505', psql's verbose FEHLER:  23505: in any language.",
-        examples=(),
+        examples=(
+            Example(
+                'FEHLER:  23505: doppelter Schlüsselwert verletzt Unique-Constraint »users_email_key«\nDETAIL:  Schlüssel »(email)=(ada@example.com)« existiert bereits.\nSCHEMA NAME:  public\nTABLE NAME:  users\nCONSTRAINT NAME:  users_email_key\nLOCATION:  _bt_check_unique, nbtinsert.c:664',
+                "Hint: Unique constraint failed for 'email' (SQLSTATE 23505): a row with that value already exists. Use another value or update the existing row.",
+                'email',
+                _FX + 'pg-de-psql-unique.txt',
+            ),
+            Example(
+                "ERREUR:  23503: une instruction insert ou update sur la table « orders » viole la contrainte de clé\nétrangère « orders_user_id_fkey »\nDETAIL:  La clé (user_id)=(999) n'est pas présente dans la table « users ».\nSCHEMA NAME:  public\nTABLE NAME:  orders\nCONSTRAINT NAME:  orders_user_id_fkey\nLOCATION:  ri_ReportViolation, ri_triggers.c:2596",
+                "Hint: Foreign key constraint failed for 'user_id' (SQLSTATE 23503): the referenced row is missing, or rows still reference this one. Create the parent row first, or remove the referencing rows first.",
+                'user_id',
+                _FX + 'pg-fr-psql-fk-insert.txt',
+            ),
+            Example(
+                "NOTICE:  00000: la table « metrics » n'existe pas, poursuite du traitement\nLOCATION:  DropErrorMsgNonExistent, tablecmds.c:1310\nERREUR:  42703: la colonne « emial » n'existe pas\nLINE 6: SELECT emial FROM users;\n               ^\nHINT:  Peut-être que vous souhaitiez référencer la colonne « users.email ».\nLOCATION:  errorMissingColumn, parse_relation.c:3665\n",
+                "Hint: Column 'emial' does not exist (SQLSTATE 42703); check the column name against the table's schema.",
+                'emial',
+                _FX + 'pg-fr-psql-undefined-column.txt',
+            ),
+        ),
         near_misses=("order 23505 shipped", "zip code 23505"),
     ),
     Signal(
@@ -377,7 +452,14 @@ SIGNALS: tuple[Signal, ...] = (
         name="signal.errno-name",
         pattern=r"\b(?P<errname>" + _alternation(ERRNO_NAMES) + r")\b",
         why="An errno name (node's code: 'ENOENT', Rust/Go/C messages) is the same in every locale.",
-        examples=(),
+        examples=(
+            Example(
+                "  code: 'ENOTFOUND',\n  syscall: 'getaddrinfo',\n  hostname: 'no-such-host.invalid'\n}",
+                "Hint: The host 'no-such-host.invalid' could not be resolved (ENOTFOUND); check the host name, or retry if DNS is flaky.",
+                'no-such-host.invalid',
+                _FX + 'node-app-dns.txt',
+            ),
+        ),
         near_misses=("ENOENTRY is a label",),
     ),
     Signal(
@@ -385,7 +467,14 @@ SIGNALS: tuple[Signal, ...] = (
         name="signal.errno-number",
         pattern=r"(?:\[Errno |\(os error |errno[ =:]{1,3})(?P<errno>" + _alternation(ERRNO_NUMBERS) + r")\b",
         why="Python's [Errno N] and Rust's (os error N) carry the errno whatever the message's locale.",
-        examples=(),
+        examples=(
+            Example(
+                'OSError: [Errno 28] Auf dem Gerät ist kein Speicherplatz mehr verfügbar',
+                'Hint: The disk is full (errno 28); free disk space, retrying will not help.',
+                None,
+                _FX + 'py-de-errno-enospc.txt',
+            ),
+        ),
         near_misses=("[Errno 17] File exists: 'out'",),
     ),
     Signal(
@@ -396,7 +485,20 @@ SIGNALS: tuple[Signal, ...] = (
             r"ErrorCode[ =:]{1,3}|error code[ =:]{1,3})(?P<winerror>" + _alternation(WIN_ERRORS) + r")\b"
         ),
         why="Windows system and Winsock error numbers ([WinError 2], SocketException (10061)) are the same in every Windows locale.",
-        examples=(),
+        examples=(
+            Example(
+                "FileNotFoundError: [WinError 2] The system cannot find the file specified: 'C:\\\\data\\\\in.csv'",
+                "Hint: File 'C:\\data\\in.csv' does not exist (WinError 2); check the path, or create the file first.",
+                'C:\\data\\in.csv',
+                _FX + 'doc-win-python-winerror-2.txt',
+            ),
+            Example(
+                'ConnectionRefusedError: [WinError 10061] No connection could be made because the target machine actively refused it',
+                'Hint: Could not reach the service (WinError 10061); it is down or unreachable, so retry later with backoff.',
+                None,
+                _FX + 'doc-win-python-winerror-10061.txt',
+            ),
+        ),
         near_misses=("[WinError 87] The parameter is incorrect",),
     ),
     Signal(
@@ -404,7 +506,20 @@ SIGNALS: tuple[Signal, ...] = (
         name="signal.grpc-status",
         pattern=r"(?:StatusCode\.|code = |grpc-status: |\bstatus: )(?P<grpc>" + _alternation(GRPC_CODES) + r")\b",
         why="gRPC status codes (grpc-python StatusCode.X, grpc-go code = X) say what failed for every gRPC service.",
-        examples=(),
+        examples=(
+            Example(
+                'grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n\tstatus = StatusCode.RESOURCE_EXHAUSTED\n\tdetails = "quota for project p-1 exceeded"\n\tdebug_error_string = "RESOURCE_EXHAUSTED:quota for project p-1 exceeded"\n>',
+                'Hint: Rate limited (gRPC RESOURCE_EXHAUSTED); wait before calling again (honour Retry-After if given) and slow down.',
+                None,
+                _FX + 'grpc-py-resource-exhausted.txt',
+            ),
+            Example(
+                'grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n\tstatus = StatusCode.DEADLINE_EXCEEDED\n\tdetails = "Deadline Exceeded"\n\tdebug_error_string = "DEADLINE_EXCEEDED:Deadline Exceeded"\n>',
+                'Hint: The operation timed out (gRPC DEADLINE_EXCEEDED); retry later with backoff, or ask for less per call.',
+                None,
+                _FX + 'grpc-py-slow.txt',
+            ),
+        ),
         near_misses=("StatusCode.OK",),
     ),
     Signal(
@@ -412,7 +527,20 @@ SIGNALS: tuple[Signal, ...] = (
         name="signal.http-status-reason",
         pattern=r"\b(?P<status>[45]\d\d)(?: | - |: | \(|\) )(?:" + _REASONS + r")\b",
         why="An HTTP status next to its reason phrase (404 Not Found, 503 (Service Unavailable), nginx and Apache page titles) is a status whatever library printed it.",
-        examples=(),
+        examples=(
+            Example(
+                "/tmp/hintline-nodehttp-iu1ar2kj/app.js:14\n  if (!res.ok && kind === 'message') throw new Error(`POST ${path} failed: ${res.status} ${res.statusText}`);\n                                           ^\n\nError: POST /v2/invoices failed: 503 Service Unavailable\n    at main (/tmp/hintline-nodehttp-iu1ar2kj/app.js:14:44)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)\n\nNode.js v20.20.2\n",
+                "Hint: The server failed on '/v2/invoices' (HTTP 503); this is not caused by the request, so retry later with backoff.",
+                '/v2/invoices',
+                _FX + 'node-app-message-503.txt',
+            ),
+            Example(
+                'Unhandled exception. System.Net.Http.HttpRequestException: Response status code does not indicate success: 404 (Not Found).',
+                'Hint: The requested resource was not found (HTTP 404); check the id, name or path, or create it before using it.',
+                None,
+                _FX + 'doc-dotnet-httpclient-404.txt',
+            ),
+        ),
         near_misses=("Found 404 Not matching rows", "room 404 Notfound"),
     ),
     Signal(
@@ -424,8 +552,21 @@ SIGNALS: tuple[Signal, ...] = (
             r"(?P<status>[45]\d\d)\b"
         ),
         why="A status next to HTTP, status, statusCode, code or Error code: (app-thrown errors, error properties, SDKs, Tomcat's HTTP Status page) is a status.",
-        examples=(),
-        near_misses=("exit status 404-style", "code 4040"),
+        examples=(
+            Example(
+                "/tmp/hintline-nodehttp-iu1ar2kj/app.js:15\n  if (!res.ok && kind === 'property') throw Object.assign(new Error('upstream call failed'), {status: res.status, path});\n                                                          ^\n\nError: upstream call failed\n    at main (/tmp/hintline-nodehttp-iu1ar2kj/app.js:15:59)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5) {\n  status: 404,\n  path: '/v1/customers/42'\n}\n\nNode.js v20.20.2\n",
+                "Hint: Resource '/v1/customers/42' was not found (HTTP 404); check the id and path, or create the resource before using it.",
+                '/v1/customers/42',
+                _FX + 'node-app-property-404.txt',
+            ),
+            Example(
+                "/tmp/hintline-nodehttp-iu1ar2kj/app.js:15\n  if (!res.ok && kind === 'property') throw Object.assign(new Error('upstream call failed'), {status: res.status, path});\n                                                          ^\n\nError: upstream call failed\n    at main (/tmp/hintline-nodehttp-iu1ar2kj/app.js:15:59)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5) {\n  status: 429,\n  path: '/v1/search'\n}\n\nNode.js v20.20.2\n",
+                "Hint: Rate limited on '/v1/search' (HTTP 429); wait before calling again (honour Retry-After if given) and slow down.",
+                '/v1/search',
+                _FX + 'node-app-property-429.txt',
+            ),
+        ),
+        near_misses=("order status 4001 pending", "code 4040", "line 404 of app.py"),
     ),
 )
 """Every signal, in priority order (the first listed that matches wins)."""
