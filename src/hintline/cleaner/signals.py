@@ -783,15 +783,14 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 # --- matching ----------------------------------------------------------------------------------
 
 _lock = threading.Lock()
-_matchers: dict[str, Matcher] = {}
-
-
-def as_rules(signals: tuple[Signal, ...] = SIGNALS) -> tuple[Rule, ...]:
+_matchers: dict[tuple[str, int], Matcher] = {}
+def as_rules(signals: tuple[Signal, ...] | None = None) -> tuple[Rule, ...]:
     """The signals as rules of the matching engines (category and hint are decided later)."""
     from hintline._deferred import deferred_checks
     from hintline.rules._model import Rule
 
     placeholder = (Example("signal", "Hint: signal"),)
+    signals = SIGNALS if signals is None else signals
     with deferred_checks():
         return tuple(
             Rule(
@@ -808,25 +807,31 @@ def as_rules(signals: tuple[Signal, ...] = SIGNALS) -> tuple[Rule, ...]:
         )
 
 
-def _matcher() -> Matcher:
+def _matcher() -> Matcher | None:
+    """The compiled :data:`SIGNALS` for the engine in force (``None`` for an empty table)."""
     from hintline.cleaner import match as _engine
 
+    table = SIGNALS
+    if not table:
+        return None
     requested = _engine._requested() or ""
-    matcher = _matchers.get(requested)
+    cache_key = (requested, id(table))
+    matcher = _matchers.get(cache_key)
     if matcher is None:
         with _lock:
-            matcher = _matchers.get(requested)
+            matcher = _matchers.get(cache_key)
             if matcher is None:
-                matcher = _engine.compile_rules(as_rules(), engine=requested or None)
+                matcher = _engine.compile_rules(as_rules(table), engine=requested or None)
                 _matchers.clear()
-                _matchers[requested] = matcher
+                _matchers[cache_key] = matcher
     return matcher
 
 
 def decide(text: str) -> tuple[Signal, str, str, Category, int] | None:
     """The first signal in ``text``: (signal, token group, token, category, start of the
     signal's line), or ``None``."""
-    found = _matcher().match(text)
+    matcher = _matcher()
+    found = None if matcher is None else matcher.match(text)
     if found is None:
         return None
     signal = SIGNALS[found.index]
