@@ -120,7 +120,7 @@ def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
         if value is not None and len(value) > _MAX_CACHED_VALUE:
             return _render_uncached(rule, groups)  # not cached (nor hashed)
     # str fields only: their hashes are cached, the Category's (an Enum) is computed in Python
-    key = (rule.code, rule.name, rule.hint, rule.key_group, tuple(groups), values)
+    key = (rule.code, rule.name, rule.hint, rule.key_group, rule.key_list, tuple(groups), values)
     hint = _rendered.get(key)
     if hint is None:
         hint = _render_uncached(rule, groups)
@@ -136,8 +136,18 @@ _MAX_CACHED_VALUE = 512
 _rendered: dict[tuple[object, ...], Hint] = {}
 
 
+def _key_list(value: str | None) -> str:
+    """A key list's parts, each normalised, joined by ``, `` (``('a', 'b')`` gives ``a, b``)."""
+    if value is None:
+        return UNKNOWN
+    whole = normalise(value, split=False)
+    return ", ".join(normalise(part, split=False) for part in whole.split(","))[:MAX_VALUE_CHARS]
+
+
 def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     values = {group: normalise(value) for group, value in groups.items()}
+    if rule.key_list and rule.key_group is not None:
+        values[rule.key_group] = _key_list(groups.get(rule.key_group))
     text = _finish(PREFIX + rule.hint.format(**values))
     key = None
     if rule.key_group is not None and groups.get(rule.key_group) is not None:
