@@ -256,7 +256,8 @@ def clean(error: str | bytes | BaseException) -> Hint:
         text = prepare(error)
         found = _engine.match(text)
         if found is not None:
-            return render(found.rule, found.groups)  # the rendered hint and key are scrubbed
+            # the rendered hint and key are scrubbed; a keyless one gets its family's key
+            return _signals.complete_key(render(found.rule, found.groups), text, found.rule.pattern)
         signalled = _signals.classify(text)  # no wording rule: what the runtime's codes say
         if signalled is not None:
             return signalled

@@ -610,7 +610,6 @@ _HOST_PORT = (
         r"\b(?P<key>(?:\d{1,3}\.){3}\d{1,3}|\[[0-9A-Fa-f:]{2,45}\]|localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}):(?P<port>\d{1,5})\b",
         "host:port anywhere (a URL's authority included)",
     ),
-    KeyShape(r"https?://(?P<key>[A-Za-z0-9.-]{1,253})", "a URL's host"),
     KeyShape(r"\bhost(?:name)?['\"]?: ?['\"](?P<key>[A-Za-z0-9.-]{1,253})['\"]", "a host property of the error object"),
 )
 _REQUEST_PATH = (
@@ -754,20 +753,61 @@ HINTS: Mapping[Category, tuple[str, str]] = {
 """Per category decided by a signal: the hint with a key and without one."""
 
 
+KEYED_FAMILIES = ("http", "network", "filesystem")
+"""Families whose key a rule without a key group still gets, from the text (see :func:`complete_key`)."""
+
+
+def complete_key(hint: Hint, text: str, pattern: str | None = None) -> Hint:
+    """A rule's hint without a key, in a family whose key convention the text can satisfy
+    (the request path, ``host:port``, the path), gets that key, named at the hint's start:
+    ``Hint: [/v1/reports] The request was not authenticated …``."""
+    if hint.rule is None or family_of(hint.category) not in KEYED_FAMILIES:
+        return hint
+    if hint.key is not None and not hint.key.isdigit():  # a port alone is not the key
+        return hint
+    if pattern is not None:  # look from the line the rule matched on: not an earlier frame
+        at = _compiled(pattern).search(text)
+        if at is not None:
+            text = text[text.rfind("\n", 0, at.start()) + 1 :]
+    raw = _find_key(hint.category, text)
+    if raw is None:
+        return hint
+    import dataclasses
+
+    from hintline.hint import PREFIX, make_hint, normalise
+    from hintline.scrub import scrub
+
+    key = scrub(normalise(raw.replace("\\\\", "\\"), split=False))
+    if not key or key == "/":
+        return hint
+    done = make_hint(hint.category, f"[{key}] " + hint.text.removeprefix(PREFIX), hint.rule, key)
+    return dataclasses.replace(done, kind=hint.kind, retry=hint.retry)
+
+
 def _find_key(category: Category, text: str) -> str | None:
     """The key of ``category``'s family in ``text``: the first key shape that matches."""
     family = family_of(category)
     if family is None or not HINTS[category][0]:
         return None
     for shape in KEY_SHAPES[family]:
-        found = _compiled(shape.pattern).search(text)
-        if found is not None:
+        for found in _compiled(shape.pattern).finditer(text):
+            if text.endswith("File ", 0, found.start() + 1):
+                continue  # File "/srv/app.py", line 3: a stack frame's file, not the key
             key = found.group("key")
             groups = found.groupdict()
             if groups.get("port"):
+                if key.rpartition(".")[2].lower() in _SOURCE_FILES:
+                    continue  # Net.java:672 is a stack frame, not host:port
                 key = f"{key}:{groups['port']}"
             return key
     return None
+
+
+_SOURCE_FILES = frozenset(
+    "java kt scala groovy py pyx js cjs mjs ts tsx jsx rs go rb php cs fs vb c cc cpp h hpp "
+    "swift m ex exs erl clj lua pl sh".split()
+)
+"""Extensions that make ``name.ext:123`` a source location rather than ``host:port``."""
 
 
 _cache: dict[str, re.Pattern[str]] = {}

@@ -89,8 +89,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "requests.exceptions.SSLError: HTTPSConnectionPool(host='127.0.0.1', port=45037): Max retries exceeded with url: /v1/health (Caused by SSLError(SSLError(1, '[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)')))",
-                "Hint: The server did not answer with TLS (wrong version number): it speaks plain HTTP on that port; use http:// or the server's TLS port.",
-                None,
+                "Hint: [127.0.0.1:45037] The server did not answer with TLS (wrong version number): it speaks plain HTTP on that port; use http:// or the server's TLS port.",
+                "127.0.0.1:45037",
                 _SG + "py-tls-wrong-version.txt",
             ),
         ),
@@ -166,8 +166,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "error: Get \"https://127.0.0.1:36473/v1/health\": x509: certificate signed by unknown authority",
-                "Hint: The TLS certificate is not issued by a CA this client trusts (unknown authority); fix the server's certificate chain or the client's trusted CA bundle, retrying will not help.",
-                None,
+                "Hint: [127.0.0.1:36473] The TLS certificate is not issued by a CA this client trusts (unknown authority); fix the server's certificate chain or the client's trusted CA bundle, retrying will not help.",
+                "127.0.0.1:36473",
                 _HTTP + "go_tls.txt",
             ),
             Example(
@@ -189,8 +189,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "TypeError: fetch failed\n  [cause]: Error: connect ECONNREFUSED 127.0.0.1:47\n    errno: -111,",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _HTTP + "fetch_refused.txt",
             ),
         ),
@@ -208,15 +208,15 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "error: dial tcp 127.0.0.1:47: connect: connection refused\n",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _FX + "go_dial_refused.txt",
             ),
             Example(
                 "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host 127.0.0.1:47 ssl:default "
                 "[Connect call failed ('127.0.0.1', 47)]",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _HTTP + "aiohttp_refused.txt",
             ),
         ),
@@ -251,8 +251,8 @@ RULES: tuple[Rule, ...] = (
             Example(
                 "urllib3.exceptions.NewConnectionError: HTTPConnection(host='127.0.0.1', port=47): Failed to "
                 "establish a new connection: [Errno 111] Connection refused",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _HTTP + "requests_refused.txt",
             ),
         ),
@@ -326,14 +326,14 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "error: read tcp 127.0.0.1:59162->127.0.0.1:37849: i/o timeout\n",
-                "Hint: The operation timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
-                None,
+                "Hint: [127.0.0.1:59162] The operation timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
+                "127.0.0.1:59162",
                 _FX + "go_read_deadline.txt",
             ),
             Example(
                 "error: Get \"http://127.0.0.1:37849/v1/slow\": context deadline exceeded\n",
-                "Hint: The operation timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
-                None,
+                "Hint: [127.0.0.1:37849] The operation timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
+                "127.0.0.1:37849",
                 _HTTP + "go_context_deadline.txt",
             ),
             Example(

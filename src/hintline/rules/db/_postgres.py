@@ -414,8 +414,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "Caused by: org.postgresql.util.PSQLException: Connection to 127.0.0.1:36765 refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections.",
-                "Hint: Database server at 127.0.0.1:36765 refused the connection. Start the server or fix the host/port, then retry.",
-                key="36765",
+                "Hint: [127.0.0.1:36765] Database server at 127.0.0.1:36765 refused the connection. Start the server or fix the host/port, then retry.",
+                key="127.0.0.1:36765",
                 source=_F + "pg-jdbc-refused.txt",
             ),
         ),
