@@ -612,6 +612,13 @@ _HOST_PORT = (
     ),
     KeyShape(r"\bhost(?:name)?['\"]?: ?['\"](?P<key>[A-Za-z0-9.-]{1,253})['\"]", "a host property of the error object"),
 )
+_DNS = (
+    KeyShape(
+        r"(?:getaddrinfo (?:for |ENOTFOUND |EAI_AGAIN )|resolve host:? |[Uu]nknown host:? |lookup |host name )['\"]?(?P<key>[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8})",
+        "the host name a resolver error names (getaddrinfo, could not resolve host, lookup)",
+    ),
+    KeyShape(r"\bhost(?:name)?['\"]?: ?['\"](?P<key>[A-Za-z0-9.-]{1,253})['\"]", "a host property of the error object"),
+)
 _REQUEST_PATH = (
     KeyShape(
         r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (?:https?://[^/\s'\"<>]{1,253})?(?P<key>/[^\s?#'\"<>]{0,200})",
@@ -619,14 +626,24 @@ _REQUEST_PATH = (
     ),
     KeyShape(r"\bpath['\"]?: ?['\"](?P<key>/[^\s?#'\"<>]{0,200})", "a path property of the error object"),
     KeyShape(
+        r"(?m)^--[0-9: -]{19}--  https?://[^/\s]{1,253}(?P<key>/[^\s?#]{0,200})",
+        "the request line GNU wget prints before the answer",
+    ),
+    KeyShape(
         r"(?i:url|uri|request to|calling)['\"]?[:=]? ?['\"]?https?://[^/\s'\"<>]{1,253}(?P<key>/[^\s?#'\"<>]{0,200})",
         "the path of the URL a client names as the request's (for url, url=, URL:), the query dropped",
+    ),
+    KeyShape(
+        r"(?:\(|\bfor |\bto |\bfrom )https?://[^/\s'\"<>()]{1,253}(?P<key>/[^\s?#'\"<>()]{0,200})",
+        "a URL the failure line names as its object (file_get_contents(URL), for URL, to URL)",
     ),
 )
 _PATH = (
     KeyShape(r"""[:,] ['"](?P<key>[^'"\n]{0,200}[/\\][^'"\n]{0,200})['"]""", "a quoted path after the message ([Errno 2] …: 'x')"),
     KeyShape(r"""['"](?P<key>[^'"\n]{0,200}[/\\][^'"\n]{0,200})['"]""", "a quoted path (Could not find file 'C:\\x')"),
     KeyShape(r"""['"](?P<key>[\w.\-]{1,128}\.[A-Za-z0-9]{1,8})['"]""", "a quoted file name"),
+    KeyShape(r"‘(?P<key>[^’\n]{1,200})’", "GNU's typographic quotes (mkdir: cannot create directory ‘x’)"),
+    KeyShape(r"(?P<key>[\w.~-]{0,100}/[^\s:'\"‘’]{1,200}): ", "prog: PATH: strerror (cat, tar, bash, perl's die, Go's op PATH:)"),
 )
 
 _FAMILIES: Mapping[str, frozenset[Category]] = {
@@ -637,14 +654,15 @@ _FAMILIES: Mapping[str, frozenset[Category]] = {
         {C.HTTP_UNAUTHORIZED, C.HTTP_FORBIDDEN, C.HTTP_NOT_FOUND, C.HTTP_CLIENT_ERROR,
          C.HTTP_SERVER_ERROR, C.RATE_LIMITED}
     ),  # fmt: skip
-    "network": frozenset({C.CONNECTION_REFUSED, C.TIMEOUT, C.DNS_FAILURE, C.TLS_ERROR}),
+    "network": frozenset({C.CONNECTION_REFUSED, C.TIMEOUT, C.TLS_ERROR}),
+    "dns": frozenset({C.DNS_FAILURE}),
     "filesystem": frozenset({C.FILE_NOT_FOUND, C.PERMISSION_DENIED, C.DISK_FULL}),
 }
 
 
 def family_of(category: Category) -> str | None:
     """The key family of a category (``constraint``, ``schema``, ``check``, ``http``,
-    ``network``, ``filesystem``), or ``None`` for a category without a key convention."""
+    ``network``, ``dns``, ``filesystem``), or ``None`` for a category without a key convention."""
     for family, members in _FAMILIES.items():
         if category in members:
             return family
@@ -657,6 +675,7 @@ KEY_SHAPES: Mapping[str, tuple[KeyShape, ...]] = {
     "check": _LAST_QUOTED,
     "http": _REQUEST_PATH,
     "network": _HOST_PORT,
+    "dns": _DNS,
     "filesystem": _PATH,
 }
 """Per key family: where its key is printed, tried in order (the first shape that matches wins)."""
@@ -753,7 +772,7 @@ HINTS: Mapping[Category, tuple[str, str]] = {
 """Per category decided by a signal: the hint with a key and without one."""
 
 
-KEYED_FAMILIES = ("http", "network", "filesystem")
+KEYED_FAMILIES = ("http", "network", "dns", "filesystem")
 """Families whose key a rule without a key group still gets, from the text (see :func:`complete_key`)."""
 
 
@@ -765,11 +784,12 @@ def complete_key(hint: Hint, text: str, pattern: str | None = None) -> Hint:
         return hint
     if hint.key is not None and not hint.key.isdigit():  # a port alone is not the key
         return hint
+    start = 0
     if pattern is not None:  # look from the line the rule matched on: not an earlier frame
         at = _compiled(pattern).search(text)
         if at is not None:
-            text = text[text.rfind("\n", 0, at.start()) + 1 :]
-    raw = _find_key(hint.category, text)
+            start = text.rfind("\n", 0, at.start()) + 1
+    raw = _find_key(hint.category, text, start)
     if raw is None:
         return hint
     import dataclasses
@@ -784,15 +804,40 @@ def complete_key(hint: Hint, text: str, pattern: str | None = None) -> Hint:
     return dataclasses.replace(done, kind=hint.kind, retry=hint.retry)
 
 
-def _find_key(category: Category, text: str) -> str | None:
-    """The key of ``category``'s family in ``text``: the first key shape that matches."""
+def _find_key(category: Category, text: str, start: int = 0) -> str | None:
+    """The key of ``category``'s family in ``text``, for a failure located at ``start`` (the
+    start of its line): the first key shape that matches from that line on; else, except for
+    file paths, the nearest line above it that holds one (node's error dumps print the message
+    before the code). A
+    suggestion (a ``HINT:`` line) and a stack frame's file are never the key."""
     family = family_of(category)
     if family is None or not HINTS[category][0]:
         return None
-    for shape in KEY_SHAPES[family]:
-        for found in _compiled(shape.pattern).finditer(text):
-            if text.endswith("File ", 0, found.start() + 1):
+    shapes = KEY_SHAPES[family]
+    found = _first_key(shapes, text, start, len(text))
+    end = start if family in _LOOK_ABOVE else 0
+    while found is None and end > 0:
+        line_start = text.rfind("\n", 0, end - 1) + 1
+        found = _first_key(shapes, text, line_start, end)
+        end = line_start
+    return found
+
+
+_LOOK_ABOVE = frozenset({"constraint", "schema", "check", "http", "network", "dns"})
+"""Families whose key may be printed above the located line (node's error dumps); a file's
+path is not looked for there (the lines above are frames and source)."""
+
+_SUGGESTION_LABELS = ("hint", "tipp", "astuce", "tip:", "did you mean")
+
+
+def _first_key(shapes: tuple[KeyShape, ...], text: str, start: int, end: int) -> str | None:
+    for shape in shapes:
+        for found in _compiled(shape.pattern).finditer(text, start, end):
+            if text.endswith("File ", 0, found.start()) or text.endswith("File \"", 0, found.start()):
                 continue  # File "/srv/app.py", line 3: a stack frame's file, not the key
+            line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()].lstrip().lower()
+            if line.startswith(_SUGGESTION_LABELS):
+                continue  # HINT: Perhaps you meant "users.email": a suggestion, not the key
             key = found.group("key")
             groups = found.groupdict()
             if groups.get("port"):
@@ -900,7 +945,7 @@ def classify(text: str) -> Hint | None:
     from hintline.scrub import scrub
 
     # the key is looked for from the signal's line on: an earlier notice is not the failure
-    raw = _find_key(category, text[start:] if start else text)
+    raw = _find_key(category, text, start)
     if raw is not None and "\\\\" in raw:
         raw = raw.replace("\\\\", "\\")  # a Python repr's doubled backslashes
     key = None if raw is None else normalise(raw, split=False)
