@@ -392,8 +392,8 @@ SIGNALS: tuple[Signal, ...] = (
             ),
             Example(
                 'Unhandled exception. System.Net.Http.HttpRequestException: No connection could be made because the target machine actively refused it. (localhost:5000)\n ---> System.Net.Sockets.SocketException (10061): No connection could be made because the target machine actively refused it.',
-                'Hint: Could not reach the service (SocketException); it is down or unreachable, so retry later with backoff.',
-                None,
+                "Hint: Could not connect to 'localhost:5000' (SocketException); the service is down or unreachable, so retry later with backoff.",
+                'localhost:5000',
                 _FX + 'doc-dotnet-socket-refused.txt',
             ),
         ),
