@@ -18,6 +18,9 @@ Run from the repository root (node packages in --node-dir: ``npm install got nod
 
     PYTHONPATH=$PWD/src:$PWD .venv/bin/python scripts/corpus/gen_corpus.py --node-dir DIR
 
+``tests/corpus/holdout/`` is a second slice defined and captured after the key search had been
+tuned on the first (``gen_holdout``), so it measures that tuning blind.
+
 ``scripts/corpus/evaluate.py`` computes the figures.
 """
 
@@ -266,10 +269,47 @@ def gen_perl() -> None:
               f"perl -e {code!r}", version_of(["perl", "-e", "print \"perl $^V\\n\""]))  # fmt: skip
 
 
+HOLDOUT = ROOT / "tests" / "corpus" / "holdout"
+
+
+def gen_holdout() -> None:
+    """A second slice, defined and captured after the key search was tuned on the first one
+    (so it measures that tuning blind): ssh, scp, openssl s_client, unzip, gzip, gcc, sed, tclsh."""
+    global OUT
+    saved, OUT = OUT, HOLDOUT
+    try:
+        closed = str(free_port())
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Status)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        plain = str(server.server_address[1])
+        ssh_v = run(["ssh", "-V"]).strip()
+        cases = {
+            "ssh-refused": (["ssh", "-o", "BatchMode=yes", "-p", closed, "deploy@127.0.0.1", "true"], "connection_refused", f"127.0.0.1:{closed}", ssh_v),
+            "ssh-dns": (["ssh", "-o", "BatchMode=yes", "deploy@no-such-host.invalid", "true"], "dns_failure", "no-such-host.invalid", ssh_v),
+            "scp-missing": (["scp", "/srv/exports/day.csv", "/tmp/"], "file_not_found", "/srv/exports/day.csv", ssh_v),
+            "openssl-refused": (["openssl", "s_client", "-connect", f"127.0.0.1:{closed}"], "connection_refused", f"127.0.0.1:{closed}", version_of(["openssl", "version"])),
+            "openssl-plain-port": (["openssl", "s_client", "-connect", f"127.0.0.1:{plain}"], "tls_error", f"127.0.0.1:{plain}", version_of(["openssl", "version"])),
+            "unzip-missing": (["unzip", "/srv/uploads/batch.zip"], "file_not_found", "/srv/uploads/batch.zip", version_of(["unzip", "-v"])),
+            "gzip-missing": (["gzip", "-d", "/srv/logs/app.log.gz"], "file_not_found", "/srv/logs/app.log.gz", version_of(["gzip", "--version"])),
+            "gcc-missing": (["gcc", "-c", "/srv/src/main.c"], "file_not_found", "/srv/src/main.c", version_of(["gcc", "--version"])),
+            "sed-missing": (["sed", "-n", "1p", "/srv/conf/app.ini"], "file_not_found", "/srv/conf/app.ini", version_of(["sed", "--version"])),
+            "tclsh-missing": (["tclsh"], "file_not_found", "/srv/conf/app.tcl", "tclsh " + run(["tclsh"], stdin="puts [info patchlevel]").strip()),
+        }  # fmt: skip
+        for name, (argv, category, key, version) in cases.items():
+            stdin = "open /srv/conf/app.tcl\n" if name == "tclsh-missing" else None
+            text = run(argv, stdin=stdin)
+            if name == "openssl-plain-port":
+                text = run(argv, stdin="")
+            write(name, text, {"category": category, "key": key}, " ".join(argv), version)
+        server.shutdown()
+    finally:
+        OUT = saved
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--node-dir", type=Path, required=True, help="dir with got, node-fetch and pg installed")
-    ap.add_argument("--only", default="http,shell,sqlite,pg,perl")
+    ap.add_argument("--only", default="http,shell,sqlite,pg,perl,holdout")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="hintline-corpus-"))
     only = set(args.only.split(","))
@@ -283,6 +323,8 @@ def main() -> int:
         gen_pg_node(args.node_dir.resolve())
     if "perl" in only:
         gen_perl()
+    if "holdout" in only:
+        gen_holdout()
     return 0
 
 
