@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from hintline.rules._model import Rule
 
 __all__ = [
+    "CONVENTIONS",
     "HINTS",
     "KEY_SHAPES",
     "SIGNALS",
@@ -610,11 +611,17 @@ _HOST_PORT = (
         r"\b(?P<key>(?:\d{1,3}\.){3}\d{1,3}|\[[0-9A-Fa-f:]{2,45}\]|localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}):(?P<port>\d{1,5})\b",
         "host:port anywhere (a URL's authority included)",
     ),
+    KeyShape(
+        r"(?P<key>(?:\d{1,3}\.){3}\d{1,3}|localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8})[\"']?,? port (?P<port>\d{1,5})\b",
+        "host … port N (libpq's at \"h\", port p; curl and ssh's h port p)",
+    ),
+    KeyShape(r"\(host=(?P<key>[^)\s]{1,253})\)\(port=(?P<port>\d{1,5})\)", "JDBC's address=(host=h)(port=p)"),
+    KeyShape(r"\bhost[:=] ?(?P<key>[^\s,'\"]{1,253}), ?port[:=] ?(?P<port>\d{1,5})", "host:h, port:p (MariaDB Connector/J)"),
     KeyShape(r"\bhost(?:name)?['\"]?: ?['\"](?P<key>[A-Za-z0-9.-]{1,253})['\"]", "a host property of the error object"),
 )
 _DNS = (
     KeyShape(
-        r"(?:getaddrinfo (?:for |ENOTFOUND |EAI_AGAIN )|resolve host:? |[Uu]nknown host:? |lookup |host name )['\"]?(?P<key>[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8})",
+        r"(?:getaddrinfo (?:for |ENOTFOUND |EAI_AGAIN )|resolve host(?:name)?:? |[Uu]nknown host:? |lookup |host name )['\"]?(?P<key>[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8})",
         "the host name a resolver error names (getaddrinfo, could not resolve host, lookup)",
     ),
     KeyShape(r"\bhost(?:name)?['\"]?: ?['\"](?P<key>[A-Za-z0-9.-]{1,253})['\"]", "a host property of the error object"),
@@ -667,6 +674,20 @@ def family_of(category: Category) -> str | None:
         if category in members:
             return family
     return None
+
+
+CONVENTIONS: Mapping[str, str] = {
+    "http": "the request path, query dropped (scrubbed like every key), named in the hint: `/v1/orders/7`",
+    "network": "`host:port`, else the host; never the port alone (a rule that captured only a port gets the host:port the text holds)",
+    "dns": "the host name that did not resolve",
+    "filesystem": "the path, quoted or in `prog: PATH: strerror` shape (`cat: /x: No such file`), never a stack frame's file",
+    "constraint": "every column of the key, in order (`sku, region`); values never",
+    "schema": "the column or table named, in any locale's quotes (`\"x\"`, `»x«`, `« x »`)",
+    "check": "the constraint's name (the last quoted identifier of its line)",
+    "validation": "the field: `loc[-1]` of a pydantic/FastAPI `detail` item, the JSON Schema property, the serde/Jackson field",
+    "number": "the field or flag when the message names one; the rejected literal itself is never a key (it is a value, and values may be secrets)",
+}
+"""One key convention per family, as docs/rules.md states it; the key is what the next call must change."""
 
 
 KEY_SHAPES: Mapping[str, tuple[KeyShape, ...]] = {

@@ -115,15 +115,16 @@ RULES: tuple[Rule, ...] = (
         code="HT005",
         name="http.rate-limited-retry-after",
         category=Category.RATE_LIMITED,
-        pattern=r"(?s)" + _STATUS + r"429\b.*?(?i:retry-after): ?(?P<key>\d{1,6})\b",
-        hint="Rate limited (HTTP 429); wait {key} seconds (Retry-After) before calling again, and slow down.",
-        why="HTTP 429 with its Retry-After header in the text (curl -i, raw responses, logged headers).",
+        pattern=r"(?s)" + _STATUS + r"429\b.*?(?i:retry-after): ?(?P<wait>\d{1,6})\b",
+        hint="Rate limited (HTTP 429); wait {wait} seconds (Retry-After) before calling again, and slow down.",
+        why="HTTP 429 with its Retry-After header in the text (curl -i, raw responses, logged headers); the wait is in the hint, the key is the request path (none in a bare header dump).",
+        key_group=None,
         examples=(
             Example(
                 "HTTP/1.0 429 Too Many Requests\r\nServer: fixture-api/1.0 Python/3.11.7\r\nRetry-After: 7\r\n"
                 "Content-Type: application/json\r\n\r\ncurl: (22) The requested URL returned error: 429",
                 "Hint: Rate limited (HTTP 429); wait 7 seconds (Retry-After) before calling again, and slow down.",
-                "7",
+                None,
                 _FX + "curl_429_headers.txt",
             ),
         ),

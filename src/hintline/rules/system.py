@@ -231,8 +231,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "curl: (7) Failed to connect to 127.0.0.1 port 47 after 0 ms: Couldn't connect to server",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _HTTP + "curl_refused.txt",
             ),
         ),

@@ -394,8 +394,8 @@ RULES: tuple[Rule, ...] = (
             Example(
                 'psycopg.OperationalError: connection failed: connection to server at "127.0.0.1", port 54307 failed: Connection refused\n'
                 "\tIs the server running on that host and accepting TCP/IP connections?",
-                "Hint: Database server at 127.0.0.1:54307 refused the connection. Start the server or fix the host/port, then retry.",
-                key="54307",
+                "Hint: [127.0.0.1:54307] Database server at 127.0.0.1:54307 refused the connection. Start the server or fix the host/port, then retry.",
+                key="127.0.0.1:54307",
                 source=_F + "pg-psycopg-refused.txt",
             ),
         ),
