@@ -60,13 +60,13 @@ def _keys_and_signals() -> list[str]:
         "",
         "## Key conventions",
         "",
-        "The key is what the next call must change. Every family has one convention, and every "
+        ("The key is what the next call must change. Every family has one convention, and every "
         "rule of the family follows it (`tests/rules/test_key_conventions.py`): a rule whose "
         "pattern has no key group, in the HTTP, network, DNS or filesystem family, gets its key "
         "from the text by the family's key shapes below (from the line the rule matched on), "
         "named at the start of the hint (`Hint: [/v1/reports] The request was not authenticated "
         "…`). A key list (`Rule(key_list=True)`: the columns of a multi-column key, a tuple key) "
-        "keeps every part.",
+        "keeps every part."),
         "",
         "| family | categories | key |",
         "|---|---|---|",
@@ -81,10 +81,10 @@ def _keys_and_signals() -> list[str]:
         "",
         "## Signals",
         "",
-        "When no rule matches, `clean()` asks the signal layer (`hintline.cleaner.signals`) before "
+        ("When no rule matches, `clean()` asks the signal layer (`hintline.cleaner.signals`) before "
         "the fallback: a token the runtime prints in no particular language decides the "
         "category, the family's key shapes give the key, and the category's template the hint. "
-        f"{len(signals.SIGNALS)} signals, first listed wins:",
+        f"{len(signals.SIGNALS)} signals, first listed wins:"),
         "",
         "| code | name | decides by | why |",
         "|---|---|---|---|",

@@ -78,9 +78,9 @@ class _Status(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    do_GET = do_POST = _answer
+    do_GET = do_POST = _answer  # noqa: N815 (http.server names its handlers so)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -198,8 +198,8 @@ def gen_shell() -> None:
 
 def gen_sqlite_shell(work: Path) -> None:
     db = work / "app.db"
-    run(["sqlite3", str(db), "CREATE TABLE users (id integer primary key, email text not null unique);"
-         "INSERT INTO users VALUES (1, 'ada@example.com');"])  # fmt: skip
+    run(["sqlite3", str(db), ("CREATE TABLE users (id integer primary key, email text not null unique);"
+         "INSERT INTO users VALUES (1, 'ada@example.com');")])  # fmt: skip
     cases = {
         "no-column": ("SELECT emial FROM users;", "undefined_column", "emial"),
         "no-table": ("SELECT * FROM userz;", "undefined_table", "userz"),

@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
+from scripts.corpus.evaluate import CASES, HOLDOUT, evaluate
 
 from hintline import RULES
 from hintline.cleaner.signals import SIGNALS
-from scripts.corpus.evaluate import CASES, HOLDOUT, evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +37,8 @@ def test_every_case_has_provenance_and_an_expectation(where: Path) -> None:
     for path in paths:
         meta = json.loads(path.with_suffix(".meta.json").read_text())
         assert meta["generator"] == "scripts/corpus/gen_corpus.py"
-        assert meta["command"].strip() and meta["version"].strip()
+        assert meta["command"].strip()
+        assert meta["version"].strip()
         want = json.loads(path.with_suffix(".expected.json").read_text())
         assert set(want) == {"category", "key"}
         assert path.read_text(encoding="utf-8").strip(), path.name

@@ -60,7 +60,8 @@ def test_signal_near_miss(engine: str, signal: Signal, i: int) -> None:
 @pytest.mark.parametrize("signal", SIGNALS, ids=[s.code for s in SIGNALS])
 def test_signal_is_documented_data(signal: Signal) -> None:
     """Every signal has a why, real examples from a named capture, and one token group."""
-    assert signal.why.strip() and "\n" not in signal.why
+    assert signal.why.strip()
+    assert "\n" not in signal.why
     assert signal.examples
     for example in signal.examples:
         assert (ROOT / example.source).is_file(), example.source
@@ -167,4 +168,5 @@ def test_capture_has_provenance(path: Path) -> None:
     assert meta["source"] == "captured"
     assert meta["generator"] == "scripts/fixtures/gen_signal_errors.py"
     assert (ROOT / meta["generator"]).is_file()
-    assert meta["command"].strip() and meta["version"].strip()
+    assert meta["command"].strip()
+    assert meta["version"].strip()

@@ -660,7 +660,7 @@ _FAMILIES: Mapping[str, frozenset[Category]] = {
     "http": frozenset(
         {C.HTTP_UNAUTHORIZED, C.HTTP_FORBIDDEN, C.HTTP_NOT_FOUND, C.HTTP_CLIENT_ERROR,
          C.HTTP_SERVER_ERROR, C.RATE_LIMITED}
-    ),  # fmt: skip
+    ),
     "network": frozenset({C.CONNECTION_REFUSED, C.TIMEOUT, C.TLS_ERROR}),
     "dns": frozenset({C.DNS_FAILURE}),
     "filesystem": frozenset({C.FILE_NOT_FOUND, C.PERMISSION_DENIED, C.DISK_FULL}),
@@ -870,8 +870,7 @@ def _first_key(shapes: tuple[KeyShape, ...], text: str, start: int, end: int) ->
 
 
 _SOURCE_FILES = frozenset(
-    "java kt scala groovy py pyx js cjs mjs ts tsx jsx rs go rb php cs fs vb c cc cpp h hpp "
-    "swift m ex exs erl clj lua pl sh".split()
+    ["java", "kt", "scala", "groovy", "py", "pyx", "js", "cjs", "mjs", "ts", "tsx", "jsx", "rs", "go", "rb", "php", "cs", "fs", "vb", "c", "cc", "cpp", "h", "hpp", "swift", "m", "ex", "exs", "erl", "clj", "lua", "pl", "sh"]
 )
 """Extensions that make ``name.ext:123`` a source location rather than ``host:port``."""
 
