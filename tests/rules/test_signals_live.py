@@ -66,9 +66,11 @@ def test_localised_error_gives_the_english_answer(
     with psycopg.connect(server.dsn, autocommit=True) as conn:
         for statement in SCHEMA["pg"]:
             conn.execute(statement)
+        *before, failing = CASES["pg"][case]
+        for statement in before:
+            conn.execute(statement)
         with pytest.raises(psycopg.Error) as info:
-            for statement in CASES["pg"][case]:
-                conn.execute(statement)
+            conn.execute(failing)
     printed = "".join(traceback.format_exception(info.value))
     category, key = EXPECTED[case]
     for source in (info.value, printed):
