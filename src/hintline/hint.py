@@ -12,7 +12,7 @@ from hintline.categories import Category, Kind, Retry
 from hintline.cleaner import match as _engine
 from hintline.cleaner import signals as _signals
 from hintline.cleaner.bound import prepare
-from hintline.cleaner.fallback import PLAIN, pick_line_with_strength
+from hintline.cleaner.fallback import PLAIN, keep_chain_root, pick_line_with_strength
 from hintline.rules._model import Rule
 from hintline.scrub import scrub
 
@@ -216,7 +216,7 @@ def fallback(text: str, source: str | BaseException | None = None) -> Hint:
 
 def _fallback_hint_uncached(line: str | None) -> Hint:
     if line:
-        line = _CONTROL.sub("", line)
+        line = keep_chain_root(_CONTROL.sub("", line), MAX_HINT_CHARS - len(PREFIX))
     text = _finish(PREFIX + (line or "Empty error message: nothing to act on."))
     return _make(Category.OTHER, text, None, None)
 
