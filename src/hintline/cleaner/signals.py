@@ -345,7 +345,7 @@ SIGNALS: tuple[Signal, ...] = (
         code="SG001",
         name="signal.exception-class",
         pattern=(
-            r"\b(?:[A-Za-z_][\w$]*[.:])?(?P<cls>" + _alternation(CLASSES) + r")(?:Error)?\b"
+            r"\b(?P<cls>" + _alternation(CLASSES) + r")(?:Error)?\b"
         ),
         why="The exception class names the failure in every locale and wording (psycopg/asyncpg error classes, JDK, .NET, LLM SDKs, botocore).",
         examples=(
@@ -637,7 +637,7 @@ _REQUEST_PATH = (
         "the request line GNU wget prints before the answer",
     ),
     KeyShape(
-        r"(?i:url|uri|request to|calling)['\"]?[:=]? ?['\"]?https?://[^/\s'\"<>]{1,253}(?P<key>/[^\s?#'\"<>]{0,200})",
+        r"(?:url|URL|Url|uri|URI|request to|calling)['\"]?[:=]? ?['\"]?https?://[^/\s'\"<>]{1,253}(?P<key>/[^\s?#'\"<>]{0,200})",
         "the path of the URL a client names as the request's (for url, url=, URL:), the query dropped",
     ),
     KeyShape(
@@ -801,18 +801,29 @@ def complete_key(hint: Hint, text: str, pattern: str | None = None) -> Hint:
     """A rule's hint without a key, in a family whose key convention the text can satisfy
     (the request path, ``host:port``, the path), gets that key, named at the hint's start:
     ``Hint: [/v1/reports] The request was not authenticated …``."""
-    if hint.rule is None or family_of(hint.category) not in KEYED_FAMILIES:
-        return hint
     if hint.key is not None and not hint.key.isdigit():  # a port alone is not the key
         return hint
-    start = 0
-    if pattern is not None:  # look from the line the rule matched on: not an earlier frame
-        at = _compiled(pattern).search(text)
-        if at is not None:
-            start = text.rfind("\n", 0, at.start()) + 1
+    if hint.category not in _KEYED_CATEGORIES or hint.rule is None:
+        return hint
+    start = 0 if pattern is None else _match_line(pattern, text)
     raw = _find_key(hint.category, text, start)
     if raw is None:
         return hint
+    cache_key = (hint.text, hint.rule, raw)
+    done = _completed.get(cache_key)
+    if done is None:
+        done = _complete(hint, raw)
+        if len(_completed) >= 1024:
+            _completed.clear()
+        _completed[cache_key] = done
+    return done
+
+
+_completed: dict[tuple[str, str | None, str], Hint] = {}
+_KEYED_CATEGORIES = frozenset(c for c in Category if family_of(c) in KEYED_FAMILIES)
+
+
+def _complete(hint: Hint, raw: str) -> Hint:
     import dataclasses
 
     from hintline.hint import PREFIX, make_hint, normalise
@@ -823,6 +834,28 @@ def complete_key(hint: Hint, text: str, pattern: str | None = None) -> Hint:
         return hint
     done = make_hint(hint.category, f"[{key}] " + hint.text.removeprefix(PREFIX), hint.rule, key)
     return dataclasses.replace(done, kind=hint.kind, retry=hint.retry)
+
+
+def _match_line(pattern: str, text: str) -> int:
+    """Where the line of a rule's match starts, found cheaply: the first of its required
+    literals in the text (the engine found the match; this only places it)."""
+    from hintline.cleaner._patterns import required_literals
+
+    guard = _guards.get(pattern)
+    if guard is None:
+        found = required_literals(pattern)
+        guard = _guards[pattern] = ((), False) if found is None else (found.literals, found.caseless)
+    literals, caseless = guard
+    haystack = text.casefold() if caseless else text
+    if len(haystack) != len(text):  # casefolding changed lengths: positions would not map
+        return 0
+    positions = [at for at in (haystack.find(literal) for literal in literals) if at >= 0]
+    if not positions:
+        return 0
+    return text.rfind("\n", 0, min(positions)) + 1
+
+
+_guards: dict[str, tuple[tuple[str, ...], bool]] = {}
 
 
 def _find_key(category: Category, text: str, start: int = 0) -> str | None:
@@ -848,11 +881,37 @@ _LOOK_ABOVE = frozenset({"constraint", "schema", "check", "http", "network", "dn
 """Families whose key may be printed above the located line (node's error dumps); a file's
 path is not looked for there (the lines above are frames and source)."""
 
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:\\|\\\\")
 _SUGGESTION_LABELS = ("hint", "tipp", "astuce", "tip:", "did you mean")
 
 
+def _shape_guard(pattern: str) -> tuple[tuple[str, ...], bool]:
+    """The literals one of which a shape's match must contain (empty: no guard), and whether
+    they are casefolded: the engine's own screen, so most shapes cost a ``in`` test."""
+    from hintline.cleaner._patterns import required_literals
+
+    guard = _shape_guards.get(pattern)
+    if guard is None:
+        found = required_literals(pattern)
+        guard = _shape_guards[pattern] = ((), False) if found is None else (found.literals, found.caseless)
+    return guard
+
+
+_shape_guards: dict[str, tuple[tuple[str, ...], bool]] = {}
+
+
 def _first_key(shapes: tuple[KeyShape, ...], text: str, start: int, end: int) -> str | None:
+    folded: str | None = None
     for shape in shapes:
+        literals, caseless = _shape_guard(shape.pattern)
+        if literals:
+            if caseless:
+                folded = text.casefold() if folded is None else folded
+                haystack = folded
+            else:
+                haystack = text
+            if not any(literal in haystack for literal in literals):
+                continue
         for found in _compiled(shape.pattern).finditer(text, start, end):
             if text.endswith("File ", 0, found.start()) or text.endswith("File \"", 0, found.start()):
                 continue  # File "/srv/app.py", line 3: a stack frame's file, not the key
@@ -860,6 +919,8 @@ def _first_key(shapes: tuple[KeyShape, ...], text: str, start: int, end: int) ->
             if line.startswith(_SUGGESTION_LABELS):
                 continue  # HINT: Perhaps you meant "users.email": a suggestion, not the key
             key = found.group("key")
+            if "\\" in key and "/" not in key and not _WINDOWS_PATH.match(key):
+                continue  # "\0" in a source line is an escape, not a Windows path
             groups = found.groupdict()
             if groups.get("port"):
                 if key.rpartition(".")[2].lower() in _SOURCE_FILES:
@@ -944,8 +1005,8 @@ def decide(text: str) -> tuple[Signal, str, str, Category, int] | None:
         if token is not None and group in VOCABULARIES:
             category = VOCABULARIES[group](token)
             if category is not None:
-                at = _compiled(signal.pattern).search(text)
-                start = 0 if at is None else text.rfind("\n", 0, at.start()) + 1
+                at = text.find(token)  # the token's line: where the failure is
+                start = 0 if at < 0 else text.rfind("\n", 0, at) + 1
                 return signal, group, token, category, start
     return None
 
