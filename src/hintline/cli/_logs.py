@@ -176,6 +176,9 @@ def run(args: argparse.Namespace) -> int:
             first = g.first_seen.isoformat(sep=" ", timespec="seconds") if g.first_seen else "?"
             last = g.last_seen.isoformat(sep=" ", timespec="seconds") if g.last_seen else "?"
             print(f"{g.count}×  fingerprint {g.fingerprint}  first {first}  last {last}")
+            outer = g.example.trace.outermost
+            if outer is not None and outer.type and outer.type != g.example.exception_type:
+                print(scrub(f"    raised as {outer.type}, root cause {g.example.exception_type}"))
             _print_entry(g.example, g.hint, "    newest:", args.raw, many)
         return 0
     for index, entry in enumerate(entries):
