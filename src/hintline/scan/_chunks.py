@@ -8,15 +8,18 @@ traces are merged across lines) are one chunk each.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import itertools
 import os
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from hintline.logs._formats import (
+    LogFormatError,
     build_entry,
     detect_format,
     parse_record,
@@ -83,25 +86,76 @@ def _align(f: BinaryIO, pos: int, fmt: str) -> int | None:
     return None if m is None else pos - 1 + m.start()
 
 
-def plan_chunks(paths: list[str], *, fmt: str | None, chunk_bytes: int) -> list[Chunk]:
+def _gzip_readable(path: Path) -> str | None:
+    """Why a ``.gz`` file cannot be read (corrupt from its start), else ``None``."""
+    try:
+        with gzip.open(path, "rb") as f:
+            f.read(1 << 16)
+    except (OSError, EOFError, zlib.error) as exc:
+        return f"corrupt gzip data ({exc})"
+    return None
+
+
+def _file_format(path: Path, fmt: str | None, base: str | None) -> str:
+    """The format of one file: given, detected, or (a rotated ``.gz`` sibling) the log's own.
+
+    Raises:
+        LogFormatError: binary data (text of no known layout falls back to ``plain``).
+    """
+    if fmt:
+        return fmt
+    if base is not None and is_gzip(path):
+        return base
+    kind = detect_format(path)
+    return base if base is not None and kind == "text" else kind
+
+
+def plan_chunks(
+    paths: list[str],
+    *,
+    fmt: str | None,
+    chunk_bytes: int,
+    skipped: list[str] | None = None,
+    starts: Mapping[str, int] | None = None,
+) -> list[Chunk]:
     """All chunks of the given logs and their rotated files.
+
+    Args:
+        paths: log files or directories.
+        fmt: the format of every file, else detected per file.
+        chunk_bytes: about how many bytes one chunk holds.
+        skipped: when given, a file that cannot be read as a log (binary data, a corrupt
+            ``.gz``) is left out and ``"path: why"`` appended here, instead of raising.
+        starts: per absolute path, the offset to start from (the end of an earlier scan of an
+            appended log); the bytes before it are not planned.
 
     Raises:
         FileNotFoundError, PermissionError: a path cannot be read.
-        hintline.logs.LogFormatError: a format cannot be detected.
+        hintline.logs.LogFormatError: a file is binary data (without ``skipped``).
     """
     chunks: list[Chunk] = []
     for group in log_files(paths):
-        base = fmt or detect_format(group[0])
+        base: str | None = None
         for path in group:
-            st = path.stat()
-            kind = fmt or (base if path is not group[0] and is_gzip(path) else detect_format(path))
-            if is_gzip(path) or kind == "journald" or st.st_size <= chunk_bytes:
+            try:
+                st = path.stat()
+                broken = _gzip_readable(path) if is_gzip(path) else None
+                if broken is not None:
+                    raise LogFormatError(f"{path}: {broken}")
+                kind = _file_format(path, fmt, base)
+            except (LogFormatError, OSError) as exc:
+                if skipped is None:
+                    raise
+                skipped.append(str(exc) if str(path) in str(exc) else f"{path}: {exc}")
+                continue
+            base = base or kind
+            first = (starts or {}).get(os.path.abspath(path), 0)
+            if is_gzip(path) or kind == "journald" or (st.st_size <= chunk_bytes and first == 0):
                 chunks.append(Chunk(str(path), kind, 0, -1, st.st_size, st.st_mtime_ns))
                 continue
-            cuts = [0]
+            cuts = [first]
             with path.open("rb") as f:
-                pos = chunk_bytes
+                pos = first + chunk_bytes
                 while pos < st.st_size:
                     aligned = _align(f, pos, kind)
                     if aligned is None or aligned >= st.st_size:
@@ -113,24 +167,57 @@ def plan_chunks(paths: list[str], *, fmt: str | None, chunk_bytes: int) -> list[
             chunks.extend(
                 Chunk(str(path), kind, a, b, st.st_size, st.st_mtime_ns)
                 for a, b in itertools.pairwise(cuts)
+                if b > a
             )
     return chunks
 
 
-def read_chunk(chunk: Chunk, *, min_level: str = "ERROR") -> Iterator[Entry]:
-    """The entries at ``min_level`` or above whose record starts in the chunk, in file order."""
+class _Broken:
+    """Wraps a decompressing reader: a corrupt or truncated stream ends the data, and says so."""
+
+    def __init__(self, f: BinaryIO) -> None:
+        self._f = f
+        self.error: str | None = None
+        self.done = 0
+
+    def read(self, n: int = -1) -> bytes:
+        if self.error is not None:
+            return b""
+        try:
+            data = self._f.read(n)
+        except (OSError, EOFError, zlib.error) as exc:
+            self.error = f"corrupt gzip data after {self.done} bytes ({exc}); the entries before it were kept"
+            return b""
+        self.done += len(data)
+        return data
+
+
+def read_chunk(
+    chunk: Chunk, *, min_level: str = "ERROR", problems: list[str] | None = None
+) -> Iterator[Entry]:
+    """The entries at ``min_level`` or above whose record starts in the chunk, in file order.
+
+    A ``.gz`` file that breaks part-way ends there; with ``problems`` the reason is appended to
+    it (``"path: why"``).
+    """
     path = Path(chunk.path)
-    if chunk.end < 0 and (is_gzip(path) or chunk.fmt == "journald"):
+    if chunk.end < 0 and chunk.fmt == "journald":
         yield from iter_entries(path, format=chunk.fmt, min_level=min_level)
         return
     rank = level_rank(min_level)
     reference = _reference(path)
     source = str(path)
     end = chunk.size if chunk.end < 0 else chunk.end
-    with path.open("rb") as f:
-        window = _Window(f, chunk.start, end)
+    compressed = chunk.end < 0 and is_gzip(path)
+    with path.open("rb") as raw:
+        broken: _Broken | None = None
+        if compressed:
+            broken = _Broken(gzip.GzipFile(fileobj=raw, mode="rb"))  # type: ignore[arg-type]
+            stream: object = broken
+        else:
+            stream = _Window(raw, chunk.start, end)
         records = forward_block_records(
-            window,  # type: ignore[arg-type]  # reads like a BinaryIO
+            stream,  # type: ignore[arg-type]  # reads like a BinaryIO
             start_pattern(chunk.fmt),
             wanted=wanted_pattern(chunk.fmt, rank),
         )
@@ -144,3 +231,5 @@ def read_chunk(chunk: Chunk, *, min_level: str = "ERROR") -> Iterator[Entry]:
             if chunk.fmt != "jsonl" and parsed.level is None and not parsed.trace_text:
                 continue  # plain text without a level word and without a trace
             yield build_entry(parsed, text, source, chunk.fmt)
+        if broken is not None and broken.error is not None and problems is not None:
+            problems.append(f"{source}: {broken.error}")
