@@ -36,7 +36,7 @@ import re
 from hintline.hint import Hint
 from hintline.traces import ExceptionInfo, Frame, Trace
 
-__all__ = ["MAX_FRAMES", "VERSION", "fingerprint", "key_template", "template", "top_frame"]
+__all__ = ["MAX_FRAMES", "VERSION", "fingerprint", "first_variable", "key_template", "template", "top_frame"]
 
 VERSION = "2"
 MAX_FRAMES = 30
@@ -81,6 +81,22 @@ def template(text: str) -> str:
     masked = _VARIABLE.sub(_MASK, line)
     masked = _RUNS.sub(lambda m: _MASK + (" " if m.group(0).endswith(" ") else ""), masked)
     return masked[:_TEMPLATE_CHARS]
+
+
+def first_variable(text: str) -> str | None:
+    """The first variable part of ``text``'s first line (what :func:`template` masks first), unquoted.
+
+    A group whose hint has no key keeps this as its key: ``asset /srv/…/banner-17.webp missing``
+    gives ``/srv/…/banner-17.webp``.
+    """
+    line = text.strip().split("\n", 1)[0][:2000]
+    m = _VARIABLE.search(line)
+    if m is None:
+        return None
+    value = m.group(0)
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"`":
+        value = value[1:-1]
+    return value or None
 
 
 def key_template(key: str) -> str:

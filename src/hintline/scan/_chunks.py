@@ -88,12 +88,18 @@ def _align(f: BinaryIO, pos: int, fmt: str) -> int | None:
 
 def _gzip_readable(path: Path) -> str | None:
     """Why a ``.gz`` file cannot be read (corrupt from its start), else ``None``."""
+    got = 0
     try:
         with gzip.open(path, "rb") as f:
-            f.read(1 << 16)
+            while got < 1 << 16:
+                data = f.read(4096)
+                if not data:
+                    break
+                got += len(data)
     except (OSError, EOFError, zlib.error) as exc:
-        return f"corrupt gzip data ({exc})"
-    return None
+        if got == 0:
+            return f"corrupt gzip data ({exc})"
+    return None  # a break further on is found (and reported) while the file is read
 
 
 def _file_format(path: Path, fmt: str | None, base: str | None) -> str:
@@ -172,22 +178,45 @@ def plan_chunks(
     return chunks
 
 
-class _Broken:
-    """Wraps a decompressing reader: a corrupt or truncated stream ends the data, and says so."""
+class _Inflate:
+    """Decompresses a gzip stream (every member) piece by piece; a corrupt or truncated stream
+    ends the data where it breaks, keeps everything before, and says so in ``error``."""
 
-    def __init__(self, f: BinaryIO) -> None:
-        self._f = f
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self._buf = b""
+        self._end = False
         self.error: str | None = None
         self.done = 0
 
+    def _fill(self, want: int) -> None:
+        while len(self._buf) < want and not self._end:
+            raw = self._raw.read(1 << 16)
+            if not raw:
+                self._end = True
+                if not self._d.eof:
+                    self._buf += self._d.flush()
+                    self.error = "truncated gzip data"
+                return
+            try:
+                out = self._d.decompress(raw)
+                while self._d.eof and self._d.unused_data:  # the next member of a multi-member file
+                    rest = self._d.unused_data
+                    self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                    out += self._d.decompress(rest)
+            except zlib.error as exc:
+                self.error = f"corrupt gzip data ({exc})"
+                self._end = True
+                return
+            self._buf += out
+
     def read(self, n: int = -1) -> bytes:
-        if self.error is not None:
-            return b""
-        try:
-            data = self._f.read(n)
-        except (OSError, EOFError, zlib.error) as exc:
-            self.error = f"corrupt gzip data after {self.done} bytes ({exc}); the entries before it were kept"
-            return b""
+        self._fill(n if n >= 0 else 1 << 62)
+        if n < 0:
+            data, self._buf = self._buf, b""
+        else:
+            data, self._buf = self._buf[:n], self._buf[n:]
         self.done += len(data)
         return data
 
@@ -210,9 +239,9 @@ def read_chunk(
     end = chunk.size if chunk.end < 0 else chunk.end
     compressed = chunk.end < 0 and is_gzip(path)
     with path.open("rb") as raw:
-        broken: _Broken | None = None
+        broken: _Inflate | None = None
         if compressed:
-            broken = _Broken(gzip.GzipFile(fileobj=raw, mode="rb"))  # type: ignore[arg-type]
+            broken = _Inflate(raw)  # type: ignore[arg-type]
             stream: object = broken
         else:
             stream = _Window(raw, chunk.start, end)
@@ -232,4 +261,6 @@ def read_chunk(
                 continue  # plain text without a level word and without a trace
             yield build_entry(parsed, text, source, chunk.fmt)
         if broken is not None and broken.error is not None and problems is not None:
-            problems.append(f"{source}: {broken.error}")
+            problems.append(
+                f"{source}: {broken.error} after {broken.done} bytes; the entries before it were kept"
+            )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, cast
 
-from hintline.fingerprint import key_template
+from hintline.fingerprint import first_variable, key_template
 from hintline.logs import Entry, entry_fingerprint, hint_for
 from hintline.scan._distinct import Distinct
 from hintline.scrub import scrub
@@ -222,6 +222,7 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
     for entry in entries:
         hint = hint_for(entry)
         fp = entry_fingerprint(entry, hint)
+        key = hint.key or first_variable(entry.message)
         ts = instant(entry.timestamp) if entry.timestamp is not None else None
         tally.entries += 1
         if ts is not None:
@@ -231,7 +232,7 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
         order = f"{ts or _NO_TIME}|{entry.key}"
         if mine is not None and order >= mine.example_order:  # not the group's example
             mine.count += 1
-            mine.add_key(hint.key)
+            mine.add_key(key)
             if ts is not None:
                 if mine.first_seen is None or ts < mine.first_seen:
                     mine.first_seen = ts
@@ -254,9 +255,9 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
             example_order=order,
             outer_type=_outer(entry, scrub_once),
             logger=scrub_once(entry.component) if entry.component else None,
-            key_template=scrub_once(key_template(hint.key)) if hint.key else None,
+            key_template=scrub_once(key_template(key)) if key else None,
         )
-        row.add_key(hint.key)
+        row.add_key(key)
         if mine is None:
             tally.groups[fp] = row
         else:
