@@ -66,8 +66,8 @@ _HEADER: dict[str, str] = {
 SYSTEM_START: dict[str, str] = {
     "apache": rf"\[{_DAY} {_MON} ",
     "nginx": r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d \[",
-    "logcat": _HEADER["logcat"] + rf"(?!{_CONT})",
-    "oslo": _HEADER["oslo"].replace("(?:\\[(?P<context>", "(?>(?:\\[(?P<context>").replace("\\] )?", "\\] )?)") + rf"(?!{_CONT})",
+    "logcat": _HEADER["logcat"] + rf"(?!{_CONT}|[\r\n]|$)",
+    "oslo": _HEADER["oslo"].replace("(?:\\[(?P<context>", "(?>(?:\\[(?P<context>").replace("\\] )?", "\\] )?)") + rf"(?!{_CONT}|[\r\n]|$)",
     "syslog": rf"(?:<\d{{1,3}}>1 |(?:<\d{{1,3}}>)?{_MON} [ \d]\d \d\d:\d\d:\d\d )",
     "text": rf"(?!{_CONT}|[\r\n])",
 }
