@@ -122,6 +122,8 @@ class GuardState:
     loop_warnings: int = 0
     refused: list[tuple[str, str, str, str]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    stopped: list[str] = field(default_factory=list)
+    """``[message, summary]`` once the run was stopped (by any worker); only a reset clears it."""
 
     def bump(self, name: str, by: int = 1) -> None:
         """Add to a counter (calls, successes, errors, retries, loops)."""
@@ -136,6 +138,7 @@ class GuardState:
             "loop_warnings": self.loop_warnings,
             "refused": [list(r) for r in self.refused],
             "counts": dict(self.counts),
+            "stopped": list(self.stopped),
         }
 
     @classmethod
@@ -165,7 +168,10 @@ class GuardState:
         counts = (
             {str(k): _int(v) for k, v in counts_raw.items()} if isinstance(counts_raw, dict) else {}
         )
+        stopped_raw = data.get("stopped")
+        stopped = [_str(x) for x in stopped_raw][:2] if isinstance(stopped_raw, list) else []
         return cls(
+            stopped=stopped if len(stopped) == 2 else [],
             history=history,
             consecutive_errors=_int(data.get("consecutive_errors")),
             streak=streak,
