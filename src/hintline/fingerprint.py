@@ -54,12 +54,10 @@ _VARIABLE = re.compile(
     | [\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+                  # e-mail addresses
     | (?<![\w/])(?:[A-Za-z]:)?[\\/](?:[^\s\\/'"<>:,;()\[\]{}]+[\\/]?)+   # paths
     | \b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b  # UUIDs
-    | \b0x[0-9a-fA-F]+\b                               # hex
-    | \b[0-9a-fA-F]{8,}\b
     | (?:\[[0-9a-fA-F:]+\]|\b[0-9a-fA-F]*:[0-9a-fA-F:]{4,})(?::\d+)?   # IPv6
     | \b(?:[a-z0-9\-]+\.)+(?:com|net|org|io|local|internal|lan|svc|cluster|[a-z]{2})\b(?::\d+)?  # hosts
-    | [\w.:\-/+]*\d[\w.:\-/+%]*                        # any token with a digit: ids, numbers,
-                                                       # IPs, durations, sizes, dates
+    | [\w.:\-/+]*(?:\d|(?<![A-Za-z])[0-9a-fA-F]{8,}(?![A-Za-z]))[\w.:\-/+%]*
+                        # any token with a digit or a hex run: ids, hex, numbers, IPs, durations
     """,
     re.VERBOSE,
 )
