@@ -27,6 +27,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl")
     parser.add_argument("--pattern", default="*", help="file name glob (default: every file)")
     parser.add_argument("--top", type=int, default=20, help="groups printed")
+    parser.add_argument("--chunk-mb", type=float, default=32.0,
+                        help="byte range of a big file one task reads, in MB (files every executor sees)")
     args = parser.parse_args(argv)
 
     from pyspark.sql import SparkSession
@@ -35,7 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     spark = SparkSession.builder.appName("hintline-scan").getOrCreate()
     try:
-        groups = scan_files(spark, args.input, pattern=args.pattern).cache()
+        groups = scan_files(
+            spark, args.input, pattern=args.pattern, chunk_bytes=max(1, int(args.chunk_mb * (1 << 20)))
+        ).cache()
         writer = groups.coalesce(1).write.mode("overwrite")
         if args.format == "parquet":
             writer.parquet(args.output)

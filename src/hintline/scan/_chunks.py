@@ -123,6 +123,7 @@ def plan_chunks(
     chunk_bytes: int,
     skipped: list[str] | None = None,
     starts: Mapping[str, int] | None = None,
+    rotated: bool = True,
 ) -> list[Chunk]:
     """All chunks of the given logs and their rotated files.
 
@@ -134,13 +135,14 @@ def plan_chunks(
             ``.gz``) is left out and ``"path: why"`` appended here, instead of raising.
         starts: per absolute path, the offset to start from (the end of an earlier scan of an
             appended log); the bytes before it are not planned.
+        rotated: also the rotated files next to each log (``app.log.1``, ``app.log.2.gz``).
 
     Raises:
         FileNotFoundError, PermissionError: a path cannot be read.
         hintline.logs.LogFormatError: a file is binary data (without ``skipped``).
     """
     chunks: list[Chunk] = []
-    for group in log_files(paths):
+    for group in log_files(paths, rotated=rotated):
         base: str | None = None
         for path in group:
             try:
