@@ -46,7 +46,8 @@ def test_repeated_headers_of_a_trace_are_one_record() -> None:
     nova = list(logs.iter_entries(SYSTEM / "oslo" / "nova.log"))
     assert [e.exception_type for e in nova] == ["ValueError", "ValueError", None]
     assert "nova.compute.manager" not in nova[0].trace_text
-    assert nova[0].trace.root_cause is not None and nova[0].trace.root_cause.frames
+    assert nova[0].trace.root_cause is not None
+    assert nova[0].trace.root_cause.frames
     crash = next(logs.iter_entries(SYSTEM / "logcat" / "threadtime.log"))
     assert crash.exception_type == "java.lang.ClassCastException"
     assert "AndroidRuntime" not in crash.trace_text

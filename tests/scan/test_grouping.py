@@ -20,7 +20,7 @@ from hintline import logs
 from hintline.fingerprint import fingerprint, key_template, template
 from hintline.hint import clean
 from hintline.logs import entry_fingerprint
-from hintline.scan import scan, write_html, write_jsonl
+from hintline.scan import scan, write_html
 from hintline.scan._distinct import Distinct
 from hintline.scan._sample import KINDS, write_kinds_log
 from hintline.traces import parse_trace
@@ -74,7 +74,8 @@ class TestKinds:
         h_groups, h_purity, h_split = _scores(labels, [entry_fingerprint(e) for e in entries])
         assert h_purity >= d_purity
         assert h_split == 0
-        assert d_groups >= 1 and h_groups == len(KINDS)
+        assert d_groups >= 1
+        assert h_groups == len(KINDS)
 
     def test_key_is_data_not_identity(self, kinds_log: tuple[Path, list[str]]) -> None:
         """The missing-asset group keeps the key's template, examples and distinct count."""
@@ -150,7 +151,8 @@ class TestDistinct:
         for i in range(50):
             d.add(f"v{i}")
             d.add(f"v{i}")
-        assert d.exact and d.count() == 50
+        assert d.exact
+        assert d.count() == 50
         for i in range(50, 20000):
             d.add(f"v{i}")
         assert not d.exact

@@ -25,7 +25,7 @@ def _cli(*args: str, env: dict[str, str] | None = None, **kw: object) -> subproc
     )
 
 
-@pytest.fixture()
+@pytest.fixture
 def mixed(tmp_path: Path) -> tuple[Path, int]:
     """A directory with a good log, its rotations, JSON lines, a binary file and broken gzips."""
     d = tmp_path / "logs"
@@ -55,8 +55,10 @@ class TestOddFiles:
         d, errors = mixed
         result = scan([d], jobs=1)
         names = " ".join(result.skipped)
-        assert "core.log" in names and "binary" in names
-        assert "broken.log.gz" in names and "cut.log" in names
+        assert "core.log" in names
+        assert "binary" in names
+        assert "broken.log.gz" in names
+        assert "cut.log" in names
         assert len(result.skipped) == 3
         assert result.tally.entries > errors  # the cut gzip's first half counted too
         assert result.tally.entries < errors + 300 * 0.1 * 2
@@ -196,12 +198,14 @@ def test_closed_stdout_keeps_the_files(tmp_path: Path) -> None:
         [sys.executable, "-m", "hintline", "scan", str(log), "-o", str(out), "--html", str(page), "--no-state"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
-    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
     proc.stdout.close()  # `hintline scan … | head -0`
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=300) == 0, err
     assert "Traceback" not in err
-    assert out.stat().st_size > 0 and page.stat().st_size > 0
+    assert out.stat().st_size > 0
+    assert page.stat().st_size > 0
 
 
 def test_first_last_seen_are_instants(tmp_path: Path) -> None:
@@ -247,4 +251,6 @@ def test_html_stays_small_with_many_groups(tmp_path: Path) -> None:
     assert len(text) < 250_000
     assert "The other 4900 groups" in text
     assert "<script" not in text
-    assert "<details>" in text and "ValueError" in text and "svc" in text
+    assert "<details>" in text
+    assert "ValueError" in text
+    assert "svc" in text

@@ -69,7 +69,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         _stop(proc)
 
 
-@pytest.fixture()
+@pytest.fixture
 def redis_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """A redis-server of this test alone, ``(url, process)``: the test may pause or stop it."""
     proc, port = _start(tmp_path)

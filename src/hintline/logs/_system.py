@@ -15,7 +15,6 @@ first line: an upper-case level word (``ERROR``, ``FATAL``, ``SEVERE``, ``CRITIC
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime
 
 from hintline.logs._levels import LEVEL_RANKS, SYSLOG_PRIORITIES, normalise_level

@@ -64,7 +64,8 @@ class Distinct:
             return
         if self.registers is None:
             self._densify()
-        assert self.registers is not None and other.registers is not None
+        assert self.registers is not None
+        assert other.registers is not None
         for i, r in enumerate(other.registers):
             if r > self.registers[i]:
                 self.registers[i] = r

@@ -29,8 +29,9 @@ def write_jsonl(tally: Tally, path: str | os.PathLike[str]) -> int:
 
 
 def _ts_array(values: list[object]) -> object:
-    import pyarrow as pa
     from datetime import datetime
+
+    import pyarrow as pa
 
     return pa.array(
         [datetime.fromisoformat(v) if isinstance(v, str) else None for v in values],

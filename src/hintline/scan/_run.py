@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import multiprocessing
@@ -180,10 +181,8 @@ class _State:
         if not keep:
             shutil.rmtree(self.dir, ignore_errors=True)
             if self.root is not None:
-                try:
+                with contextlib.suppress(OSError):
                     self.root.rmdir()  # only when nothing else lives there
-                except OSError:
-                    pass
             return
         for old in self.dir.glob("chunk-*.json"):
             old.unlink(missing_ok=True)

@@ -118,7 +118,7 @@ def write_kinds_log(path: Path, *, records: int, seed: int = 11, error_share: fl
             return n
 
     def parse_payload(n: int) -> object:
-        return json.loads("{customer: %d}" % n)
+        return json.loads("{customer: " + str(n) + "}")
 
     def ratio(n: int) -> object:
         return n / (n - n)
