@@ -118,8 +118,10 @@ def start_pattern(fmt: str) -> re.Pattern[bytes]:
     """Matches at the start of a line that opens a record of ``fmt``."""
     if fmt == "journald":
         return re.compile(rb"(?m)^(?=[ \t]*[^\s])")
-    if fmt == "jsonl":  # a JSON object opens a record; other lines (a raw traceback) continue it
-        return re.compile(rb"(?m)^(?=[ \t]*\{)")
+    if fmt == "jsonl":
+        # a JSON object at the line start opens a record; other lines (a raw traceback, whose
+        # indented source lines may start with "{") continue it
+        return re.compile(rb"(?m)^(?=\{)")
     if fmt in SYSTEM_START:
         return re.compile(f"(?m)^(?:{SYSTEM_START[fmt]})".encode())
     return re.compile(f"(?m)^(?:{START[fmt]})".encode())
