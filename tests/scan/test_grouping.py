@@ -206,6 +206,8 @@ _UNIQUE_PATHS = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(1800)  # 100,000 distinct tracebacks: each is parsed and cleaned (about 1-2 min idle)
 def test_unique_paths_grow_nothing(tmp_path: Path) -> None:
     """100,000 FileNotFoundErrors with unique paths: one group; report, checkpoint and memory
     stay small (before: 100,000 groups, 98 MB JSONL, 88 MB HTML, 103 MB checkpoints, 521 MB)."""
@@ -213,7 +215,7 @@ def test_unique_paths_grow_nothing(tmp_path: Path) -> None:
     script.write_text(_UNIQUE_PATHS)
     out = subprocess.run(
         [sys.executable, str(script), str(tmp_path / "u.log"), str(tmp_path / "state"), "100000"],
-        capture_output=True, text=True, timeout=900, check=True,
+        capture_output=True, text=True, timeout=1700, check=True,
     )
     m = json.loads(out.stdout.strip().splitlines()[-1])
     assert m["entries"] == 100_000
