@@ -32,7 +32,7 @@ SUBCOMMANDS = (
 
 def _version() -> str:
     from hintline import __version__
-    from hintline._engine import engine_name
+    from hintline.cleaner.match import engine_name
 
     return f"hintline {__version__} (engine: {engine_name()})"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from hintline._input import read_bounded
+from hintline.cleaner.bound import read_bounded
 from hintline.scrub import scrub
 
 __all__ = ["CannotRead", "read_input", "write_text"]
