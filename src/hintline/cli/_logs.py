@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="log files or directories (their *.log)")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="log files or directories (the logs they hold)")
     p.add_argument("--limit", "-n", type=int, default=10, help="at most this many entries or groups (10)")
     p.add_argument("--search", "-s", metavar="TEXT", help="only entries whose message, component, class or trace contain TEXT")
     p.add_argument("--since", metavar="TIME", help="ISO time or relative span (30m, 2h, 3d)")

@@ -304,7 +304,7 @@ def read(
     """The newest error entries of one or more logs, newest first.
 
     Args:
-        paths: a log file, a directory (its ``*.log``) or several of them. Rotated files next to
+        paths: a log file, a directory (the logs it holds) or several of them. Rotated files next to
             a log (``app.log.1``, ``app.log.2.gz``, ``app.log.2026-11-29``) are read too.
         limit: at most this many entries (``None``: all).
         search: keep entries whose message, component, exception class or trace contains this
