@@ -254,3 +254,12 @@ def test_html_stays_small_with_many_groups(tmp_path: Path) -> None:
     assert "<details>" in text
     assert "ValueError" in text
     assert "svc" in text
+
+
+def test_unknown_format_name_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    log = tmp_path / "a.log"
+    log.write_text("2026-11-30 06:36:45,001 ERROR [x] boom\n")
+    r = _cli(str(log), "--format", "xml", "--no-state")
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1
+    assert "unknown log format 'xml'" in r.stderr

@@ -233,7 +233,13 @@ def scan(
     Raises:
         ScanInterrupted: on Ctrl-C, SIGTERM or ``stop_after``; finished chunks are kept.
         FileNotFoundError, PermissionError: a path given does not exist or cannot be read.
+        hintline.logs.LogFormatError: ``format`` names no format.
     """
+    from hintline.logs._formats import check_format
+    from hintline.logs._reader import log_files
+
+    if format:
+        check_format(format)
     names = [os.fspath(p) for p in paths]
     state = _State(Path(state_dir) if state_dir is not None else None)
     tally = Tally()
@@ -241,8 +247,6 @@ def scan(
     starts: dict[str, int] = {}
     files: dict[str, tuple[int, Tally]] = {}  # per plain file: its end and its own tally
     appended = 0
-    from hintline.logs._reader import log_files
-
     for group in log_files(names):
         for p in group:
             earlier = state.appended(str(p))
