@@ -70,10 +70,12 @@ class Rule:
     secrets; the scrubber is a safety net, not a licence.
 
     Patterns are Python ``re`` syntax (inline flags like ``(?i)``, ``(?m)``, ``(?s)`` at the
-    very start or scoped ``(?i:...)``). The multi-pattern engine compiles them too; lookaround
-    and backreferences are allowed (they are prefiltered, then verified with ``re``) but a
-    pattern that starts with a literal is matched fastest. A pattern must not match the empty
-    string.
+    very start or scoped ``(?i:...)``). The multi-pattern engine compiles them too, and they are
+    verified and captured with RE2 in linear time (:mod:`hintline._linear`), so look-arounds,
+    backreferences, atomic groups and possessive quantifiers are not allowed
+    (``tests/linear/test_translate.py`` fails on one); ``\b`` and ``\B`` are ASCII word
+    boundaries. A pattern that starts with a literal is matched fastest. A pattern must not
+    match the empty string.
 
     Args:
         code: stable identifier (``DB003``: 1-6 capitals and 3-4 digits); never reused.
