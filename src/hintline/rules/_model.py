@@ -73,7 +73,7 @@ class Rule:
     very start or scoped ``(?i:...)``). The multi-pattern engine compiles them too, and they are
     verified and captured with RE2 in linear time (:mod:`hintline._linear`), so look-arounds,
     backreferences, atomic groups and possessive quantifiers are not allowed
-    (``tests/linear/test_translate.py`` fails on one); ``\b`` and ``\B`` are ASCII word
+    (``tests/linear/test_translate.py`` fails on one); ``\\b`` and ``\\B`` are ASCII word
     boundaries. A pattern that starts with a literal is matched fastest. A pattern must not
     match the empty string.
 
