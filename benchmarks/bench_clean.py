@@ -152,7 +152,7 @@ def _startup_rows() -> list[Case]:
 def _fill_cache(cache_dir: str, env: dict[str, str] | None = None) -> None:
     """Compile the Hyperscan database into ``cache_dir`` (waiting for the background build)."""
     code = (
-        "import hintline; from hintline import _engine; hintline.clean('x'); "
+        "import hintline; from hintline.cleaner import match as _engine; hintline.clean('x'); "
         "m = _engine._default(); getattr(m, 'wait', lambda t: True)(600)"
     )
     if env is None:
