@@ -40,6 +40,7 @@ class LiteralScreen:
         self._stopped: type[BaseException] = _NeverRaised  # the binding's ScanTerminated
         self._lock = threading.Lock()
         self._local = threading.local()
+        self._reversed: Any = None  # the literals reversed, for last()
 
     def _compile(self) -> Any:
         """The Vectorscan database (built on first use, about 0.5 ms), or ``None``."""
@@ -92,3 +93,58 @@ class LiteralScreen:
             except Exception:  # lone surrogates, a re-entrant call: the plain checks decide
                 pass
         return any(literal in text for literal in self.literals)
+
+    def last(self, text: str, start: int = 0, end: int | None = None) -> int:
+        """Where the last occurrence of any literal in ``text[start:end]`` starts, or -1.
+
+        One Vectorscan pass over the reversed slice with the literals reversed: its first hit
+        is the last occurrence, and the scan stops there. Where Hyperscan cannot run, one
+        ``rfind`` per literal answers (same result, slower).
+        """
+        end = len(text) if end is None else end
+        database = self._reversed_database()
+        if database is not None:
+            piece = text[start:end]
+            try:
+                data = piece.encode("utf-8")
+            except UnicodeEncodeError:
+                data = None
+            if data is not None:
+                hits: list[int] = []
+
+                def on_hit(_id: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
+                    hits.append(to)
+                    return True
+
+                try:
+                    database.scan(data[::-1], on_hit)
+                except self._stopped:
+                    pass
+                except Exception:  # a re-entrant call: the plain checks decide
+                    hits = [-1]
+                if not hits:
+                    return -1
+                if hits[0] >= 0:
+                    offset = len(data) - hits[0]
+                    if not piece.isascii():
+                        offset = len(data[:offset].decode("utf-8", "ignore"))
+                    return start + offset
+        return max(text.rfind(literal, start, end) for literal in self.literals)
+
+    def _reversed_database(self) -> Any:
+        if self._reversed is None and not self._failed:
+            if self._compile() is None:
+                return None
+            with self._lock:
+                if self._reversed is None:
+                    import hyperscan as hs
+
+                    database = hs.Database(mode=hs.HS_MODE_BLOCK)
+                    database.compile(
+                        expressions=[re.escape(s[::-1]).encode("utf-8") for s in self.literals],
+                        ids=list(range(len(self.literals))),
+                        elements=len(self.literals),
+                        flags=hs.HS_FLAG_SINGLEMATCH,
+                    )
+                    self._reversed = database
+        return self._reversed

@@ -2,6 +2,12 @@
 
 Everything here is total: any input gives a ``str`` of at most :data:`MAX_INPUT_BYTES` UTF-8
 bytes, with no NUL and no ANSI colour sequence.
+
+A longer input keeps its first 16 KiB and last 48 KiB, where failures usually are. When its
+tail holds no failure marker (``Traceback``, ``Caused by:``, ``ERROR``, ``panic:`` …: one
+Vectorscan pass over the tail, reversed, finds the last one), the rest of the input is screened
+the same way and a window around its last failure is kept between a shorter head and tail: an
+exception in the middle of a long log is not lost.
 """
 
 from __future__ import annotations
@@ -9,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import BinaryIO
+
+from hintline._vectorscan.screen import LiteralScreen
 
 __all__ = [
     "HEAD_BYTES",
@@ -28,6 +36,43 @@ SEPARATOR = "\n...\n"
 """... joined by this line ..."""
 TAIL_BYTES = MAX_INPUT_BYTES - HEAD_BYTES - len(SEPARATOR)
 """... to its last 48 KiB (less the separator), where exceptions usually are."""
+
+WINDOW_BEFORE = 32 * 1024
+"""A failure found in the middle keeps this much text before its marker ..."""
+WINDOW_AFTER = 8 * 1024
+"""... and this much after it, ..."""
+WINDOW_EDGE = 12 * 1024 - 16
+"""... between this much of the input's head and of its tail."""
+FAILURE_MARKERS = (
+    "rror",  # Error, error, ERROR, TypeError, [error]
+    "xception",
+    "ailed",  # failed, Failed, FAILED is below
+    "FAIL",
+    "anic",  # panic, panicked, PANIC
+    "FATAL",
+    "atal",  # Fatal error, fatal:
+    "CRIT",
+    "SEVERE",
+    "Traceback (most recent",
+    "Caused by: ",
+    "Warning: ",  # PHP's warnings and notices are its runtime errors
+    "Notice: ",
+    "ould not",
+    "denied",
+    "refused",
+    "not found",
+    "No such",
+    "timed out",
+    "imeout",
+    "bort",
+    "Killed",
+    "Segmentation fault",
+    "Uncaught",
+)
+"""What the screen looks for: the words that open or name a failure in traces and logs."""
+_FAILURES = LiteralScreen(FAILURE_MARKERS)
+_MAX_INDENTED = 256
+_LOOK_ABOVE = 64 * 1024
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
 _MAX_CHAIN = 10_000
@@ -54,6 +99,8 @@ def _bound_bytes(data: bytes | bytearray | memoryview) -> str:
     view = memoryview(data).cast("B") if isinstance(data, memoryview) else data
     if len(view) <= MAX_INPUT_BYTES:
         return bytes(view).decode("utf-8", "replace")
+    if not _FAILURES.search(bytes(view[len(view) - TAIL_BYTES :]).decode("utf-8", "replace")):
+        return bound(bytes(view).decode("utf-8", "replace"))  # the failure may be in the middle
     head = bytes(view[: _head_cut(view, HEAD_BYTES)]).decode("utf-8", "replace")
     tail = bytes(view[_tail_cut(view, len(view) - TAIL_BYTES) :]).decode("utf-8", "replace")
     return head + SEPARATOR + tail
@@ -89,7 +136,9 @@ def read_bounded(stream: BinaryIO, chunk: int = 1 << 16) -> bytes:
 
 
 def bound(text: str) -> str:
-    """Bound ``text`` to 64 KiB of UTF-8: keep the first 16 KiB and the last 48 KiB.
+    """Bound ``text`` to 64 KiB of UTF-8: keep the first 16 KiB and the last 48 KiB, or, when
+    the tail holds no failure marker and the middle does, the first and last 12 KiB around a
+    window of 40 KiB about the last failure.
 
     Cuts fall on character boundaries. Text that fits is returned unchanged (the same object).
     """
@@ -99,9 +148,15 @@ def bound(text: str) -> str:
     if text.isascii():
         if size <= MAX_INPUT_BYTES:
             return text
+        window = _failure_window(text)
+        if window is not None:
+            return window
         return text[:HEAD_BYTES] + SEPARATOR + text[size - TAIL_BYTES :]
     if size <= MAX_INPUT_BYTES and len(text.encode("utf-8", "surrogatepass")) <= MAX_INPUT_BYTES:
         return text
+    window = _failure_window(text)
+    if window is not None:
+        return window
     # Each character is at least one byte, so the byte-bounded head and tail lie within these
     # character slices; they cannot overlap because the whole text is over the bound.
     head = text[:HEAD_BYTES].encode("utf-8", "surrogatepass")
@@ -111,6 +166,58 @@ def bound(text: str) -> str:
     if len(tail) > TAIL_BYTES:
         tail = tail[_tail_cut(tail, len(tail) - TAIL_BYTES) :]
     return head.decode("utf-8", "surrogatepass") + SEPARATOR + tail.decode("utf-8", "surrogatepass")
+
+
+def _utf8_head(text: str, size: int) -> str:
+    """The longest start of ``text`` of at most ``size`` UTF-8 bytes."""
+    if text.isascii():
+        return text[:size]
+    data = text[:size].encode("utf-8", "surrogatepass")
+    if len(data) > size:
+        data = data[: _head_cut(data, size)]
+    return data.decode("utf-8", "surrogatepass")
+
+
+def _utf8_tail(text: str, size: int) -> str:
+    """The longest end of ``text`` of at most ``size`` UTF-8 bytes."""
+    if text.isascii():
+        return text[-size:]
+    data = text[-size:].encode("utf-8", "surrogatepass")
+    if len(data) > size:
+        data = data[_tail_cut(data, len(data) - size) :]
+    return data.decode("utf-8", "surrogatepass")
+
+
+def _failure_window(text: str) -> str | None:
+    """Head, a window around the last failure, tail: when the failure lies in the middle."""
+    size = len(text)
+    tail_start = max(0, size - TAIL_BYTES)
+    if _FAILURES.last(text, tail_start, size) >= 0:
+        return None  # the usual cut keeps the last failure
+    at = _FAILURES.last(text, HEAD_BYTES, tail_start + len(FAILURE_MARKERS[0]))
+    if at < 0:
+        return None
+    for _ in range(_MAX_INDENTED):  # a marker on an indented line is inside a dump: look above
+        line_start = text.rfind("\n", 0, at) + 1
+        if text[line_start : line_start + 1] not in (" ", "\t"):
+            break
+        above = _FAILURES.last(text, max(HEAD_BYTES, line_start - _LOOK_ABOVE), line_start)
+        if above < 0:
+            break
+        at = above
+    start = max(WINDOW_EDGE, at - WINDOW_BEFORE)
+    start = text.find("\n", start, at) + 1 or start  # whole lines: a cut line reads as noise
+    end = text.rfind("\n", at, at + WINDOW_AFTER)
+    window = text[start : end if end > at else at + WINDOW_AFTER]
+    head = _utf8_head(text, WINDOW_EDGE)
+    tail = _utf8_tail(text[start + len(window) :], WINDOW_EDGE - len(SEPARATOR))
+    return (
+        head[: head.rfind("\n") + 1 or len(head)].rstrip("\n")
+        + SEPARATOR
+        + _utf8_head(window, WINDOW_BEFORE + WINDOW_AFTER)
+        + SEPARATOR
+        + tail[tail.find("\n") + 1 :]
+    )
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:

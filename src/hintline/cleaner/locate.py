@@ -145,7 +145,7 @@ def _locate_log(text: str) -> Located:
         # below ERROR (or no header): only the lines after the header can hold a failure
         body_from = first + 1 if rank is not None else first
         body = "\n".join(lines[body_from:end])
-        if body.strip() and _FAILURE_WORDS.search(body):
+        if _holds_failure(body):
             chosen = (body.strip("\n"), None)
             chosen_at = n
             break
@@ -155,12 +155,29 @@ def _locate_log(text: str) -> Located:
     for n, (rank, first, end, _start) in enumerate(spans):
         if rank is not None and rank < _ERROR_RANK:
             body = "\n".join(lines[first + 1 : end])
-            if n == chosen_at or (body.strip() and _FAILURE_WORDS.search(body)):
+            if n == chosen_at or _holds_failure(body):
                 rest_parts.append(body)
             continue
         rest_parts.append("\n".join(lines[first:end]))  # the header too: a rule may read it
     rest = "\n".join(rest_parts)
     return Located(chosen[0], rest if rest.strip() else None, chosen[1], failure=True, log=True)
+
+
+def _holds_failure(body: str) -> bool:
+    """Whether the lines after a record below ERROR are a failure of their own: an exception
+    or error words, or any line that is not indented under the record (what another writer,
+    an uncaught trace or a crashed child, printed between its records)."""
+    if _FAILURE_WORDS.search(body):
+        return True
+    after_cut = False
+    for line in body.split("\n"):
+        if line and line[0] not in " \t" and line != _CUT and not after_cut:
+            return True
+        after_cut = line == _CUT  # the line after a cut starts in the middle
+    return False
+
+
+_CUT = "..."  # the line bound() puts where it cut the input
 
 
 def _locate_pytest(text: str) -> Located:

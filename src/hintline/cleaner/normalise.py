@@ -37,7 +37,7 @@ _PREFIXES = (
     ),
     re.compile(r"[\w.\-]{1,64}[ ]*\|[ ]?"),  # docker compose ``web-1  | ``
     re.compile(rf"\[?{_ISO}\]?(?:[ ]|\t|:[ ])"),  # an ISO timestamp (docker logs -t, ts(1))
-    re.compile(r"E(?:[ ]{1,8}|$)"),  # pytest's failure lines
+    re.compile(r"E(?=[ ]|$)"),  # pytest's failure lines (the spaces after it are indentation)
 )
 _GATE = re.compile(
     r"\[?\d{4}-|<\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ]|[\w.\-]{1,64}[ ]*\||E[ ]|[ \t]"
