@@ -70,18 +70,23 @@ def clean(error: str | bytes | BaseException) -> Hint:
     try:
         text = normalise_text(prepare(error))
         located = locate(text)
-        found = _engine.match(located.block)
-        if found is None and located.rest is not None:
-            found = _engine.match(located.rest)
+        if located is None:  # the whole text is one error
+            block, rest, message, failure = text, None, None, True
+        else:
+            block, rest = located.block, located.rest
+            message, failure = located.message, located.failure
+        found = _engine.match(block)
+        if found is None and rest is not None:
+            found = _engine.match(rest)
         if found is not None:
             return render(found.rule, found.groups)  # the rendered hint and key are scrubbed
         # scrub the whole block before the fallback picks a line: the line may hold only part
         # of a multi-line secret (a PEM body line), which no pattern recognises on its own
         return fallback(
-            scrub(located.block),
+            scrub(block),
             error if isinstance(error, BaseException) else None,
-            message=None if located.message is None else scrub(located.message),
-            failure=located.failure,
+            message=None if message is None else scrub(message),
+            failure=failure,
         )
     except Exception:  # clean() is total: a diagnostics library must not crash its host
         return _SAFE

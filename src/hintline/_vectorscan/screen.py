@@ -117,7 +117,12 @@ class LiteralScreen:
                     return True
 
                 try:
-                    database.scan(data[::-1], on_hit)
+                    scratch = getattr(self._local, "reversed_scratch", None)
+                    if scratch is None:
+                        import hyperscan as hs
+
+                        scratch = self._local.reversed_scratch = hs.Scratch(database)
+                    database.scan(data[::-1], on_hit, 0, None, scratch)
                 except self._stopped:
                     pass
                 except Exception:  # a re-entrant call: the plain checks decide

@@ -73,6 +73,7 @@ FAILURE_MARKERS = (
 _FAILURES = LiteralScreen(FAILURE_MARKERS)
 _MAX_INDENTED = 256
 _LOOK_ABOVE = 64 * 1024
+_LAST_LINES = 4096
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
 _MAX_CHAIN = 10_000
@@ -192,8 +193,8 @@ def _failure_window(text: str) -> str | None:
     """Head, a window around the last failure, tail: when the failure lies in the middle."""
     size = len(text)
     tail_start = max(0, size - TAIL_BYTES)
-    if _FAILURES.last(text, tail_start, size) >= 0:
-        return None  # the usual cut keeps the last failure
+    if _FAILURES.search(text[-_LAST_LINES:]) or _FAILURES.search(text[tail_start:]):
+        return None  # the usual cut keeps the last failure (most often in the last lines)
     at = _FAILURES.last(text, HEAD_BYTES, tail_start + len(FAILURE_MARKERS[0]))
     if at < 0:
         return None

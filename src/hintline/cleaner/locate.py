@@ -1,13 +1,14 @@
 """Find the failure in a text: the block the rule table reads first.
 
-A text that is one error (a trace, a message) is its own block. A log (lines that open with a
+A text that is one error (a trace, a message) is its own block (``locate`` returns ``None``).
+A text whose first line opens with a level is a log (lines that open with a
 level: ``2026-… ERROR app: …``, ``WARNING:urllib3…``, ``[error]``, ``level=warn``) is read as
 records, and the block is the last failure in it:
 
 * the last record logged at ERROR or above (its message, the header cut, and its lines), or
 * the last exception or error text that follows a record without a header of its own (an
   uncaught trace printed between log lines, an exception logged with a WARNING's
-  ``exc_info``),
+  ``exc_info``, what a crashed child printed),
 
 whichever comes last. A pytest report's block is the ``E`` lines of its last failure.
 Records logged below ERROR (TRACE, DEBUG, INFO, NOTICE, WARNING) are left out of the block and
@@ -93,26 +94,38 @@ def _level(line: str) -> tuple[int, int] | None:
     return rank, found.end()
 
 
-def _looks_like_log(text: str) -> bool:
-    """Whether the first or the last line opens with a level (a cheap gate)."""
-    if _HEADER.match(text) is not None:
-        return True
-    end = len(text.rstrip())
-    start = text.rfind("\n", 0, end) + 1
-    return start > 0 and _HEADER.match(text, start, end) is not None
+_LEVEL_STARTS = tuple(_RANKS) + tuple(f"[{word}" for word in _RANKS) + ("level=", "time=", "ts=")
+_MONTHS = ("Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ", "Dec ")
 
 
-def _looks_like_pytest(text: str) -> bool:
-    return text.startswith("=") and " test session starts " in text[:200]
+_HEADER_FIRST = frozenset("0123456789[TDINWESCFAltJMO")
 
 
-def locate(text: str) -> Located:
-    """Find the failing block of ``text`` (see the module docstring). Never raises."""
-    if _looks_like_pytest(text):
-        return _locate_pytest(text)
-    if not _looks_like_log(text):
-        return Located(text)
-    return _locate_log(text)
+def _may_open_record(text: str, start: int) -> bool:
+    """Whether the line at ``start`` may be a record header (cheap checks before the regex):
+    it starts with a timestamp, a bracket, a level word, ``level=`` or a syslog month."""
+    first = text[start : start + 1]
+    return first in _HEADER_FIRST and (
+        first.isdigit()
+        or first == "["
+        or text.startswith(_LEVEL_STARTS, start)
+        or text.startswith(_MONTHS, start)
+    )
+
+
+def locate(text: str) -> Located | None:
+    """Find the failing block of ``text`` (see the module docstring). Never raises.
+
+    Returns ``None`` when the whole text is the block (one error, not a log): the common case
+    costs a few character checks.
+    """
+    if text.startswith("="):
+        if " test session starts " in text[:200]:
+            return _locate_pytest(text)
+        return None
+    if _may_open_record(text, 0) and _HEADER.match(text) is not None:
+        return _locate_log(text)
+    return None
 
 
 def _locate_log(text: str) -> Located:
@@ -120,13 +133,13 @@ def _locate_log(text: str) -> Located:
     # records: (rank or None for text before the first header, header line index, message start)
     records: list[tuple[int | None, int, int]] = []
     for index, line in enumerate(lines):
-        if not line or line[0] in " \t":
+        if not line or line[0] in " \t" or not _may_open_record(line, 0):
             continue  # continuation lines are indented; a header is not
         level = _level(line)
         if level is not None:
             records.append((level[0], index, level[1]))
     if not records:
-        return Located(text)
+        return Located(text, log=True)
     if records[0][1] != 0:
         records.insert(0, (None, 0, 0))
     spans: list[tuple[int | None, int, int, int]] = []  # rank, first line, end line, msg start

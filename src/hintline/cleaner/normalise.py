@@ -86,7 +86,7 @@ def _normalise(text: str, depth: int) -> str:
             decoded = _json_string(text)
             if decoded is not None:
                 return _normalise(decoded, depth + 1)
-        if "<" in text[:512] and _TAG.search(text, 0, 4096):
+        if _is_html(text):
             return _normalise(_html_text(text), _MAX_DEPTH + 1)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -94,9 +94,35 @@ def _normalise(text: str, depth: int) -> str:
         text = _unescape_json(text)
     if "&" in text and _ENTITY.search(text):
         text = html.unescape(text)
-    if _GATE.match(text):
+    if _may_be_prefixed(text) and _GATE.match(text):
         text = _cut_prefixes(text)
     return text
+
+
+_MONTHS = ("Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ", "Dec ")
+_PREFIX_FIRST = frozenset("0123456789[< \tE")
+
+
+def _may_be_prefixed(text: str) -> bool:
+    """Cheap checks before the prefix regex: what the first character of a prefix can be."""
+    return (
+        text[0] in _PREFIX_FIRST
+        or text.startswith(_MONTHS)
+        or 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73
+    )
+
+
+def _is_html(text: str) -> bool:
+    """Whether a known HTML tag opens in the first 512 characters (``<module>``, ``<init>`` in
+    traces are not tags)."""
+    at = text.find("<", 0, 512)
+    tries = 0
+    while at >= 0 and tries < 8:
+        if _TAG.match(text, at):
+            return True
+        at = text.find("<", at + 1, 512)
+        tries += 1
+    return False
 
 
 # --- JSON ------------------------------------------------------------------------------------
