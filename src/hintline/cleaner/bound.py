@@ -206,16 +206,20 @@ def _failure_window(text: str) -> str | None:
         if above < 0:
             break
         at = above
-    start = max(WINDOW_EDGE, at - WINDOW_BEFORE)
-    start = text.find("\n", start, at) + 1 or start  # whole lines: a cut line reads as noise
-    end = text.rfind("\n", at, at + WINDOW_AFTER)
-    window = text[start : end if end > at else at + WINDOW_AFTER]
+    # whole lines on every side of a cut: a line cut in two reads as noise
+    before = _utf8_tail(text[max(WINDOW_EDGE, at - WINDOW_BEFORE) : at], WINDOW_BEFORE)
+    if "\n" in before:
+        before = before[before.find("\n") + 1 :]
+    after = _utf8_head(text[at : at + WINDOW_AFTER], WINDOW_AFTER)
+    if "\n" in after and at + len(after) < size:
+        after = after[: after.rfind("\n")]
     head = _utf8_head(text, WINDOW_EDGE)
-    tail = _utf8_tail(text[start + len(window) :], WINDOW_EDGE - len(SEPARATOR))
+    tail = _utf8_tail(text[at + len(after) :], WINDOW_EDGE - 2 * len(SEPARATOR))
     return (
         head[: head.rfind("\n") + 1 or len(head)].rstrip("\n")
         + SEPARATOR
-        + _utf8_head(window, WINDOW_BEFORE + WINDOW_AFTER)
+        + before
+        + after
         + SEPARATOR
         + tail[tail.find("\n") + 1 :]
     )

@@ -41,7 +41,10 @@ _HEADER = re.compile(
     (?:\[?(?P<level>{_LEVEL_WORDS})\]?(?![\w.\-\[])
       | \[(?P<lower>trace|debug|info|notice|warn|warning|error|crit|critical|fatal|alert|emerg)\]
       | level=(?P<kv>[A-Za-z]+)
-    )[\]:|\- \t]*""",
+    )[\]:|\- \t]*
+    (?:\[[^\]\n]{{1,60}}\][ \t]+)?                 # [thread] after the level
+    (?:(?![\w.$]*(?:Error|Exception|Warning|Violation|Failure|Fault)\b)
+       [\w.$/\-]{{1,80}}(?::|[ ]-)[ ]+)?           # the logger's name""",
     re.VERBOSE,
 )
 _RANKS = {

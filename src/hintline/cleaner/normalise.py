@@ -29,11 +29,13 @@ __all__ = ["normalise"]
 _MAX_DEPTH = 2
 _ISO = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
 _SYSLOG_TS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ][ \d]\d[ ]\d\d:\d\d:\d\d"
+_LEVELS = r"(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)"
 # Line prefixes, each tried on the first line; cut when every non-blank line has it.
 _PREFIXES = (
     re.compile(rf"{_ISO}[ ](?:stdout|stderr)[ ][FP][ ]"),  # Kubernetes CRI log files
     re.compile(  # syslog (RFC 3164 and 5424 shapes), journalctl's short output
-        rf"(?:<\d{{1,3}}>\d?[ ]?)?(?:{_SYSLOG_TS}|{_ISO})[ ][\w.\-]+[ ][\w./\-]+(?:\[\d+\])?:[ ]?"
+        rf"(?:<\d{{1,3}}>\d?[ ]?)?(?:{_SYSLOG_TS}|{_ISO})[ ](?!{_LEVELS}\b)[\w.\-]+[ ]"
+        r"[\w./\-]+(?:\[\d+\])?:[ ]?"
     ),
     re.compile(r"[\w.\-]{1,64}[ ]*\|[ ]?"),  # docker compose ``web-1  | ``
     re.compile(rf"\[?{_ISO}\]?(?:[ ]|\t|:[ ])"),  # an ISO timestamp (docker logs -t, ts(1))
