@@ -67,7 +67,11 @@ class TestLocate:
         text = _log(
             [
                 (logging.WARNING, RETRY_WARNING, None),
-                (logging.ERROR, "import failed", ImportFailedError("order 7 could not be imported")),
+                (
+                    logging.ERROR,
+                    "import failed",
+                    ImportFailedError("order 7 could not be imported"),
+                ),
             ]
         )
         assert hintline.clean(RETRY_WARNING).category is Category.TIMEOUT  # on its own it is
@@ -78,12 +82,11 @@ class TestLocate:
     def test_info_line_does_not_decide(self) -> None:
         """An INFO line naming a unique violation does not outrank the final FileNotFoundError."""
         info = 'skipped row 12: duplicate key value violates unique constraint "users_email_key"'
-        text = _log(
-            [(logging.INFO, info, None), (logging.ERROR, "export failed", _missing_file())]
-        )
+        text = _log([(logging.INFO, info, None), (logging.ERROR, "export failed", _missing_file())])
         assert hintline.clean(info).category is Category.UNIQUE_VIOLATION
         hint = hintline.clean(text)
-        assert hint.rule is not None and hint.rule.startswith("fs.")
+        assert hint.rule is not None
+        assert hint.rule.startswith("fs.")
         assert hint.key == "/nonexistent/hintline/report.csv"
 
     def test_uncaught_trace_after_log_lines_is_the_failure(self) -> None:
@@ -91,7 +94,8 @@ class TestLocate:
         trace = (FIXTURES / "db" / "pg-psycopg-fk-insert.txt").read_text(encoding="utf-8")
         text = _log([(logging.WARNING, RETRY_WARNING, None)]) + trace
         located = locate(text)
-        assert located is not None and located.failure
+        assert located is not None
+        assert located.failure
         assert RETRY_WARNING not in located.block
         assert hintline.clean(text).category is Category.FOREIGN_KEY_VIOLATION
 
@@ -198,12 +202,14 @@ class TestNormalise:
     def test_escaped_string_inside_text_leaves_no_residue(self) -> None:
         """A JSON-escaped error inside a plain tool result: the key has no ``\\"`` or ``\\n``."""
         inner = json.dumps(
-            'psycopg.errors.UniqueViolation: duplicate key value violates unique constraint '
+            "psycopg.errors.UniqueViolation: duplicate key value violates unique constraint "
             '"users_email_key"\nDETAIL:  Key (email)=(a@example.com) already exists.'
         )
         hint = hintline.clean(f"tool 'create_user' failed: {inner}")
         assert hint.category is Category.UNIQUE_VIOLATION
-        assert hint.key is not None and "\\" not in hint.key and '"' not in hint.key
+        assert hint.key is not None
+        assert "\\" not in hint.key
+        assert '"' not in hint.key
 
     def test_html_entities_leave_no_residue(self) -> None:
         """An HTML-escaped KeyError inside ``<pre>`` gives the key without ``&#x27;``."""

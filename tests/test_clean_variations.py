@@ -60,16 +60,23 @@ RECOVERED = (
 
 def _json_log(text: str) -> str:
     return json.dumps(
-        {"asctime": "2026-12-01 10:00:03,404", "levelname": "ERROR", "name": "app.import",
-         "message": text}  # fmt: skip
+        {
+            "asctime": "2026-12-01 10:00:03,404",
+            "levelname": "ERROR",
+            "name": "app.import",
+            "message": text,
+        }
     )
 
 
 def _json_in_json(text: str) -> str:
     inner = json.dumps({"jsonrpc": "2.0", "id": 3, "error": {"code": -32603, "message": text}})
     return json.dumps(
-        {"jsonrpc": "2.0", "id": 7,
-         "result": {"content": [{"type": "text", "text": inner}], "isError": True}}  # fmt: skip
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "result": {"content": [{"type": "text", "text": inner}], "isError": True},
+        }
     )
 
 
@@ -83,7 +90,9 @@ def _html_pre(text: str) -> str:
 
 
 def _html_br(text: str) -> str:
-    return "<html><body><p>" + "<br>".join(map(html.escape, text.split("\n"))) + "</p></body></html>"
+    return (
+        "<html><body><p>" + "<br>".join(map(html.escape, text.split("\n"))) + "</p></body></html>"
+    )
 
 
 def _prefixed(prefix: str) -> Callable[[str], str]:

@@ -10,6 +10,7 @@ The stages live in :mod:`hintline.cleaner`, one module each, and run in this ord
 
 from __future__ import annotations
 
+from hintline.categories import Category, Kind
 from hintline.cleaner import match as _engine
 from hintline.cleaner.bound import prepare
 from hintline.cleaner.fallback import _CHAIN_MARKERS, fallback
@@ -25,7 +26,6 @@ from hintline.cleaner.render import (
     normalise,
     render,
 )
-from hintline.categories import Category, Kind
 from hintline.scrub import scrub
 
 __all__ = ["MAX_HINT_CHARS", "MAX_VALUE_CHARS", "PREFIX", "Hint", "clean", "fallback", "render"]

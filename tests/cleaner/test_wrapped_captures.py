@@ -53,7 +53,8 @@ def test_capture_has_provenance(path: Path) -> None:
     assert meta["generator"] == "scripts/fixtures/gen_wrapped_errors.py"
     assert (ROOT / meta["generator"]).is_file()
     assert meta["command"].strip()
-    assert meta["versions"] and all(v.strip() for v in meta["versions"].values())
+    assert meta["versions"]
+    assert all(v.strip() for v in meta["versions"].values())
     assert path.read_text(encoding="utf-8").strip()
 
 

@@ -29,9 +29,7 @@ _TS = (
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ][ \d]\d[ ]\d\d:\d\d:\d\d"
     r"|\d\d:\d\d:\d\d(?:[.,]\d+)?)"
 )
-_LEVEL_WORDS = (
-    "TRACE|DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|ERR|SEVERE|CRITICAL|CRIT|FATAL|ALERT|EMERGENCY|EMERG"
-)
+_LEVEL_WORDS = "TRACE|DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|ERR|SEVERE|CRITICAL|CRIT|FATAL|ALERT|EMERGENCY|EMERG"
 # A record header: a timestamp, a thread/component in brackets or a ``name - `` / ``name.``
 # before the level (logback, Python's formats, Monolog), then the level word.
 _HEADER = re.compile(
@@ -98,7 +96,20 @@ def _level(line: str) -> tuple[int, int] | None:
 
 
 _LEVEL_STARTS = tuple(_RANKS) + tuple(f"[{word}" for word in _RANKS) + ("level=", "time=", "ts=")
-_MONTHS = ("Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ", "Dec ")
+_MONTHS = (
+    "Jan ",
+    "Feb ",
+    "Mar ",
+    "Apr ",
+    "May ",
+    "Jun ",
+    "Jul ",
+    "Aug ",
+    "Sep ",
+    "Oct ",
+    "Nov ",
+    "Dec ",
+)
 
 
 _HEADER_FIRST = frozenset("0123456789[TDINWESCFAltJMO")
@@ -224,7 +235,5 @@ def _locate_pytest(text: str) -> Located:
 
 def _dedent(text: str) -> str:
     lines = text.split("\n")
-    indent = min(
-        (len(line) - len(line.lstrip(" ")) for line in lines if line.strip()), default=0
-    )
+    indent = min((len(line) - len(line.lstrip(" ")) for line in lines if line.strip()), default=0)
     return "\n".join(line[indent:] for line in lines) if indent else text

@@ -77,10 +77,10 @@ def _normalise(text: str, depth: int) -> str:
     if first in " \t\n\ufeff":
         stripped = text.strip()
         first = stripped[:1]
-        if first in ('{', '[', '"', '<') and depth <= _MAX_DEPTH:
+        if first in ("{", "[", '"', "<") and depth <= _MAX_DEPTH:
             text = stripped
     if depth <= _MAX_DEPTH:
-        if first in ('{', '['):
+        if first in ("{", "["):
             decoded = _json_text(text, depth)
             if decoded is not None:
                 return _normalise(decoded, depth + 1)
@@ -101,7 +101,20 @@ def _normalise(text: str, depth: int) -> str:
     return text
 
 
-_MONTHS = ("Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ", "Dec ")
+_MONTHS = (
+    "Jan ",
+    "Feb ",
+    "Mar ",
+    "Apr ",
+    "May ",
+    "Jun ",
+    "Jul ",
+    "Aug ",
+    "Sep ",
+    "Oct ",
+    "Nov ",
+    "Dec ",
+)
 _PREFIX_FIRST = frozenset("0123456789[< \tE")
 
 
@@ -177,20 +190,35 @@ def _json_lines(text: str, depth: int) -> str | None:
                 continue
             if isinstance(value, dict):
                 decoded += 1
-                parts.append(_record_text(value, depth, 0, top=True) or line)
+                parts.append(_record_text(value, depth, 0, top=True, lines=True) or line)
                 continue
         parts.append(line)
     return "\n".join(parts) if decoded else None
 
 
+_Path = tuple[str, "str | None", str]
+
+
+def _paths(keys: tuple[str, ...]) -> tuple[_Path, ...]:
+    """Field names as (first, second, dotted): ``error.message`` is ``message`` inside
+    ``error``, or a flat ``"error.message"`` field (ECS writes both)."""
+    out: list[_Path] = []
+    for key in keys:
+        first, _, second = key.partition(".")
+        out.append((first, second or None, key) if not key.startswith("@") else (key, None, key))
+    return tuple(out)
+
+
 # Field names the log readers know (hintline.logs), and those of error envelopes.
-_MESSAGE_KEYS = ("message", "msg", "event", "@message", "error.message", "err.message")
-_TRACE_KEYS = (
+_MESSAGE_KEYS = _paths(("message", "msg", "event", "@message", "error.message", "err.message"))
+_TRACE_KEYS = _paths((
     "exc_info", "exception", "error.stack_trace", "stack_trace", "stacktrace", "exc_text",
     "traceback", "stack", "trace", "err.stack", "error.stack", "context.exception",
-)  # fmt: skip
-_LEVEL_KEYS = ("level", "levelname", "level_name", "severity", "log.level", "loglevel", "lvl")
-_MORE_KEYS = ("error.data", "data", "detail", "details", "cause", "errors", "error.details")
+))  # fmt: skip
+_LEVEL_KEYS = _paths(
+    ("level", "levelname", "level_name", "severity", "log.level", "loglevel", "lvl")
+)
+_MORE_KEYS = _paths(("error.data", "data", "detail", "details", "cause", "errors", "error.details"))
 _ENVELOPE_KEYS = (
     "error", "errors", "detail", "details", "description", "reason", "cause", "data",
     "result", "content", "text", "stderr", "output", "title", "err",
@@ -199,25 +227,28 @@ _NUMERIC_LEVELS = {
     10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARNING", 50: "ERROR", 60: "FATAL",  # pino
     100: "DEBUG", 200: "INFO", 250: "NOTICE", 300: "WARNING", 400: "ERROR",  # Monolog
     500: "CRITICAL", 550: "ALERT", 600: "EMERGENCY",
-}
+}  # fmt: skip
+_KNOWN = frozenset(
+    name
+    for paths in (_MESSAGE_KEYS, _TRACE_KEYS, _LEVEL_KEYS, _MORE_KEYS)
+    for first, _, dotted in paths
+    for name in (first, dotted)
+)
+_MORE_FIRSTS = frozenset(name for first, _, dotted in _MORE_KEYS for name in (first, dotted))
 _MAX_PARTS = 64
 _MAX_NEST = 6
 
 
-def _flat(obj: dict[str, Any]) -> dict[str, Any]:
-    """``obj`` with its nested objects' fields also under dotted names (one level)."""
-    flat = dict(obj)
-    for key, value in obj.items():
-        if isinstance(value, dict):
-            for inner, item in value.items():
-                flat.setdefault(f"{key}.{inner}", item)
-    return flat
-
-
-def _first(flat: dict[str, Any], keys: tuple[str, ...]) -> Any:
-    for key in keys:
-        value = flat.get(key)
-        if value not in (None, "", [], {}):
+def _first(obj: dict[str, Any], names: set[str], paths: tuple[_Path, ...]) -> Any:
+    """The first non-empty value at one of ``paths``; ``names``: the known keys ``obj`` has."""
+    for first, second, dotted in paths:
+        if second is None:
+            value = obj.get(first) if first in names else None
+        elif first in names and isinstance(obj[first], dict):
+            value = obj[first].get(second)
+        else:
+            value = obj.get(dotted) if dotted in names else None
+        if value:
             return value
     return None
 
@@ -286,19 +317,28 @@ def _add(parts: list[str], text: str) -> None:
     parts.append(text)
 
 
-def _record_text(obj: dict[str, Any], depth: int, nest: int, *, top: bool) -> str:
-    """A JSON object's error text: a log record's message and trace, else an envelope's."""
-    flat = _flat(obj)
+_BELOW_ERROR = frozenset(("TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING"))
+
+
+def _record_text(
+    obj: dict[str, Any], depth: int, nest: int, *, top: bool, lines: bool = False
+) -> str:
+    """A JSON object's error text: a log record's message and trace, else an envelope's.
+
+    A top-level record's level opens its text (``INFO message``) when it is below ERROR, or
+    always among JSON lines (``lines``), so that the failure can be located.
+    """
     parts: list[str] = []
-    message = _first(flat, _MESSAGE_KEYS)
+    names = obj.keys() & _KNOWN
+    message = _first(obj, names, _MESSAGE_KEYS)
     if message is not None:
         _add(parts, _value_text(message, depth, nest + 1, top=False))
-    trace = _first(flat, _TRACE_KEYS)
+    trace = _first(obj, names, _TRACE_KEYS)
     if trace is not None:
         _add(parts, _trace_text(trace, depth, nest))
-    if parts:
-        for key in _MORE_KEYS:
-            item = flat.get(key)
+    if parts and not names.isdisjoint(_MORE_FIRSTS):
+        for path in _MORE_KEYS:
+            item = _first(obj, names, (path,))
             if isinstance(item, (str, dict, list)) and item:
                 _add(parts, _value_text(item, depth, nest + 1, top=False))
     else:
@@ -311,8 +351,12 @@ def _record_text(obj: dict[str, Any], depth: int, nest: int, *, top: bool) -> st
                 if isinstance(item, (str, int)) and not isinstance(item, bool):
                     parts.append(f"{key}: {item}")
     text = "\n".join(parts[:_MAX_PARTS])
-    level = _level(_first(flat, _LEVEL_KEYS)) if top else None
-    return f"{level} {text}" if level and text else text
+    if not top or not text:
+        return text
+    level = _level(_first(obj, names, _LEVEL_KEYS))
+    if level and (lines or level in _BELOW_ERROR):
+        return f"{level} {text}"
+    return text
 
 
 # --- HTML ------------------------------------------------------------------------------------
@@ -323,8 +367,8 @@ def _html_text(text: str) -> str:
     title_found = _TITLE.search(text)
     title = _tags_out(title_found[1]).strip() if title_found else ""
     pres = _PRE.findall(text)
-    body = "\n".join(_tags_out(pre) for pre in pres) if pres else _tags_out(
-        _INVISIBLE.sub("", text)
+    body = (
+        "\n".join(_tags_out(pre) for pre in pres) if pres else _tags_out(_INVISIBLE.sub("", text))
     )
     body = _BLANKS.sub("\n", body).strip("\n")
     if title and title not in body:
