@@ -71,15 +71,18 @@ def clean(error: str | bytes | BaseException) -> Hint:
         text = normalise_text(prepare(error))
         located = locate(text)
         if located is None:  # the whole text is one error
-            block, rest, message, failure = text, None, None, True
+            found = _engine.match(text)
+            if found is not None:
+                return render(found.rule, found.groups)  # the hint and key are scrubbed
+            block, message, failure = text, None, True
         else:
-            block, rest = located.block, located.rest
-            message, failure = located.message, located.failure
-        found = _engine.match(block)
-        if found is None and rest is not None:
-            found = _engine.match(rest)
-        if found is not None:
-            return render(found.rule, found.groups)  # the rendered hint and key are scrubbed
+            block, message, failure = located.block, located.message, located.failure
+            found = _engine.match(block)
+            if found is None and located.rest is not None:
+                found = _engine.match(located.rest)
+            if found is not None:
+                return render(found.rule, found.groups)
+        # (the signal layer of issue 16 slots in here: what the block's codes and classes say)
         # scrub the whole block before the fallback picks a line: the line may hold only part
         # of a multi-line secret (a PEM body line), which no pattern recognises on its own
         return fallback(

@@ -96,35 +96,21 @@ def _level(line: str) -> tuple[int, int] | None:
 
 
 _LEVEL_STARTS = tuple(_RANKS) + tuple(f"[{word}" for word in _RANKS) + ("level=", "time=", "ts=")
-_MONTHS = (
-    "Jan ",
-    "Feb ",
-    "Mar ",
-    "Apr ",
-    "May ",
-    "Jun ",
-    "Jul ",
-    "Aug ",
-    "Sep ",
-    "Oct ",
-    "Nov ",
-    "Dec ",
-)
-
-
-_HEADER_FIRST = frozenset("0123456789[TDINWESCFAltJMO")
+_MONTHS = ("Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ",
+           "Dec ")  # fmt: skip
+# What a header can start with, by its first character.
+_STARTS_BY_FIRST: dict[str, tuple[str, ...]] = {}
+for _start in (*_LEVEL_STARTS, *_MONTHS):
+    _STARTS_BY_FIRST[_start[0]] = (*_STARTS_BY_FIRST.get(_start[0], ()), _start)
+for _digit in "0123456789":
+    _STARTS_BY_FIRST[_digit] = (_digit,)
 
 
 def _may_open_record(text: str, start: int) -> bool:
     """Whether the line at ``start`` may be a record header (cheap checks before the regex):
     it starts with a timestamp, a bracket, a level word, ``level=`` or a syslog month."""
-    first = text[start : start + 1]
-    return first in _HEADER_FIRST and (
-        first.isdigit()
-        or first == "["
-        or text.startswith(_LEVEL_STARTS, start)
-        or text.startswith(_MONTHS, start)
-    )
+    starts = _STARTS_BY_FIRST.get(text[start : start + 1])
+    return starts is not None and text.startswith(starts, start)
 
 
 def locate(text: str) -> Located | None:

@@ -63,9 +63,26 @@ _BLANKS = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 
 
 def normalise(text: str) -> str:
-    """``text`` as a person would read it (see the module docstring). Never raises."""
+    """``text`` as a person would read it (see the module docstring). Never raises.
+
+    Plain text (the common case) is recognised by a few character checks and returned as is.
+    """
     try:
-        return _normalise(text, 0)
+        if not text:
+            return text
+        first = text[0]
+        if (
+            first in _FIRST_SPECIAL
+            or "\r" in text
+            or "\\" in text
+            or "&" in text
+            or (first in _MONTH_FIRST and text.startswith(_MONTHS))
+            or (first == "E" and text[1:2] in _PYTEST_E_NEXT)
+            or text.find("<", 0, 512) >= 0
+            or 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73
+        ):
+            return _normalise(text, 0)
+        return text
     except (ValueError, RecursionError, MemoryError):
         return text
 
@@ -101,21 +118,17 @@ def _normalise(text: str, depth: int) -> str:
     return text
 
 
-_MONTHS = (
-    "Jan ",
-    "Feb ",
-    "Mar ",
-    "Apr ",
-    "May ",
-    "Jun ",
-    "Jul ",
-    "Aug ",
-    "Sep ",
-    "Oct ",
-    "Nov ",
-    "Dec ",
-)
+_MONTHS = ("Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ",
+           "Dec ")  # fmt: skip
+_MONTH_FIRST = frozenset("JFMASOND")
+# What a text's first character may be when there is something to do: JSON, HTML, indentation,
+# a timestamp, a syslog priority, a bracket (pytest's E: with a space after it).
+_FIRST_SPECIAL = frozenset(' \t\n\ufeff{["<0123456789')
+_PYTEST_E_NEXT = frozenset((" ", "\n", ""))
 _PREFIX_FIRST = frozenset("0123456789[< \tE")
+# The letters a page's first tags start with (``<module>``, ``<init>``, ``<lambda>`` in traces
+# are not tags, and are passed over without the regex).
+_TAG_FIRST = frozenset("!/hHpPbBtTdDsScCaA")
 
 
 def _may_be_prefixed(text: str) -> bool:
@@ -133,7 +146,7 @@ def _is_html(text: str) -> bool:
     at = text.find("<", 0, 512)
     tries = 0
     while at >= 0 and tries < 8:
-        if _TAG.match(text, at):
+        if text[at + 1 : at + 2] in _TAG_FIRST and _TAG.match(text, at):
             return True
         at = text.find("<", at + 1, 512)
         tries += 1
