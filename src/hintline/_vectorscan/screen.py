@@ -20,6 +20,7 @@ def _on_hit(_id: int, _start: int, _end: int, _flags: int, _context: object) -> 
 
 
 _HEAD = 65536  # characters of a long text screened first
+_CHUNK = 1 << 20  # characters of a long text screened backwards at a time by last()
 
 
 class _NeverRaised(Exception):
@@ -97,44 +98,55 @@ class LiteralScreen:
     def last(self, text: str, start: int = 0, end: int | None = None) -> int:
         """Where the last occurrence of any literal in ``text[start:end]`` starts, or -1.
 
-        One Vectorscan pass over the reversed slice with the literals reversed: its first hit
-        is the last occurrence, and the scan stops there. Where Hyperscan cannot run, one
-        ``rfind`` per literal answers (same result, slower).
+        Vectorscan passes over the reversed slice with the literals reversed, 1 MiB at a time
+        from the end: the first hit is the last occurrence, and the scan stops there. Where
+        Hyperscan cannot run, one ``rfind`` per literal answers (same result, slower).
         """
         end = len(text) if end is None else end
         database = self._reversed_database()
-        if database is not None:
-            piece = text[start:end]
-            try:
-                data = piece.encode("utf-8")
-            except UnicodeEncodeError:
-                data = None
-            if data is not None:
-                hits: list[int] = []
+        if database is None:
+            return max(text.rfind(literal, start, end) for literal in self.literals)
+        overlap = max(len(literal) for literal in self.literals) - 1
+        stop = end
+        while stop > start:
+            lo = max(start, stop - _CHUNK)
+            found = self._last_in(database, text, lo, min(end, stop + overlap))
+            if found is None:  # the slice does not encode, or a re-entrant call
+                return max(text.rfind(literal, start, end) for literal in self.literals)
+            if found >= 0:
+                return found
+            stop = lo
+        return -1
 
-                def on_hit(_id: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
-                    hits.append(to)
-                    return True
+    def _last_in(self, database: Any, text: str, start: int, end: int) -> int | None:
+        piece = text[start:end]
+        try:
+            data = piece.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        hits: list[int] = []
 
-                try:
-                    scratch = getattr(self._local, "reversed_scratch", None)
-                    if scratch is None:
-                        import hyperscan as hs
+        def on_hit(_id: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
+            hits.append(to)
+            return True
 
-                        scratch = self._local.reversed_scratch = hs.Scratch(database)
-                    database.scan(data[::-1], on_hit, 0, None, scratch)
-                except self._stopped:
-                    pass
-                except Exception:  # a re-entrant call: the plain checks decide
-                    hits = [-1]
-                if not hits:
-                    return -1
-                if hits[0] >= 0:
-                    offset = len(data) - hits[0]
-                    if not piece.isascii():
-                        offset = len(data[:offset].decode("utf-8", "ignore"))
-                    return start + offset
-        return max(text.rfind(literal, start, end) for literal in self.literals)
+        try:
+            scratch = getattr(self._local, "reversed_scratch", None)
+            if scratch is None:
+                import hyperscan as hs
+
+                scratch = self._local.reversed_scratch = hs.Scratch(database)
+            database.scan(data[::-1], on_hit, 0, None, scratch)
+        except self._stopped:
+            pass
+        except Exception:  # a re-entrant call: the plain checks decide
+            return None
+        if not hits:
+            return -1
+        offset = len(data) - hits[0]
+        if not piece.isascii():
+            offset = len(data[:offset].decode("utf-8", "ignore"))
+        return start + offset
 
     def _reversed_database(self) -> Any:
         if self._reversed is None and not self._failed:
