@@ -14,7 +14,7 @@ import pytest
 import hintline
 from hintline import Category, Example, Rule, rules
 from hintline.cleaner import match as _engine
-from hintline.cleaner.bound import MAX_INPUT_BYTES, bound
+from hintline.cleaner.bound import MAX_INPUT_BYTES, bound, prepare, read_bounded
 from hintline.cleaner.fallback import NO_ERROR_RECORD
 from hintline.cleaner.locate import locate
 from hintline.cleaner.normalise import normalise
@@ -180,6 +180,18 @@ class TestBound:
         assert "FileNotFoundError" in bounded
         assert hintline.clean(text).key == "/nonexistent/hintline/report.csv"
         assert hintline.clean(text.encode()).key == "/nonexistent/hintline/report.csv"
+
+    @pytest.mark.parametrize("at", [20_000, 90_000, 150_000, 230_000, 290_000])
+    @pytest.mark.parametrize("chunk", [4096, 65536])
+    def test_stream_keeps_what_bound_keeps(self, at: int, chunk: int) -> None:
+        """Reading a stream (``cmd | hintline clean``) keeps the window bound() keeps."""
+        info = _log([(logging.INFO, f"row {n} imported (batch 7) é", None) for n in range(3000)])
+        failure = _log([(logging.ERROR, "export failed", _missing_file())])
+        data = (info[:at] + "\n" + failure + info[at:]).encode()
+        got = read_bounded(io.BytesIO(data), chunk=chunk)
+        assert len(got) <= MAX_INPUT_BYTES
+        assert got.decode() == prepare(data)
+        assert hintline.clean(got).key == "/nonexistent/hintline/report.csv"
 
     def test_window_is_bounded_for_non_ascii(self) -> None:
         """The windowed cut stays within 64 KiB of UTF-8 with 4-byte characters."""

@@ -108,12 +108,14 @@ def _bound_bytes(data: bytes | bytearray | memoryview) -> str:
 
 
 def read_bounded(stream: BinaryIO, chunk: int = 1 << 16) -> bytes:
-    """Read a binary stream to its end keeping only what :func:`bound` would keep.
+    """Read a binary stream to its end keeping only what :func:`bound` would keep: its head,
+    its tail, and the bytes around the last failure marker of what lies between.
 
     Memory stays at a few hundred KiB however long the stream is (``yes | hintline clean``).
     """
     head = bytearray()
     tail = bytearray()
+    middle = _Middle()
     split = False
     while True:
         block = stream.read(chunk)
@@ -129,11 +131,68 @@ def read_bounded(stream: BinaryIO, chunk: int = 1 << 16) -> bytes:
                 del head[cut:]
                 split = True
         if len(tail) > 4 * TAIL_BYTES:
-            del tail[: len(tail) - TAIL_BYTES]
+            drop = _head_cut(tail, len(tail) - TAIL_BYTES)
+            middle.add(bytes(tail[:drop]))
+            del tail[:drop]
     if not split:
         return bytes(head)
     start = _tail_cut(tail, max(0, len(tail) - TAIL_BYTES))
-    return bytes(head) + SEPARATOR.encode() + bytes(tail[start:])
+    plain = bytes(head) + SEPARATOR.encode() + bytes(tail[start:])
+    middle.add(bytes(tail[:start]))
+    if not middle.failure or _FAILURES.search(bytes(tail[start:]).decode("utf-8", "replace")):
+        return plain
+    text = (bytes(head) + middle.joined() + bytes(tail[start:])).decode("utf-8", "replace")
+    return bound(text).encode("utf-8", "surrogatepass")
+
+
+class _Middle:
+    """What a stream drops between its head and its tail, screened as it passes: the bytes
+    around the last failure marker (enough for :func:`bound`'s window), nothing else."""
+
+    def __init__(self) -> None:
+        self.recent = bytearray()  # the last bytes dropped: the context before a marker
+        self.failure = bytearray()  # the bytes around the last marker, or empty
+        self.after = 0  # bytes still wanted after the marker
+        self.reaches_head = True  # nothing was lost between the head and the failure
+        self.reaches_tail = True  # nothing was lost between the failure and the tail
+        self.total = 0  # bytes dropped so far
+
+    def add(self, dropped: bytes) -> None:
+        if not dropped:
+            return
+        text = dropped.decode("utf-8", "replace")
+        at = _FAILURES.last(text)
+        if at >= 0:
+            at_byte = at if text.isascii() else len(text[:at].encode("utf-8"))
+            at_byte = min(at_byte, len(dropped))
+            context = bytes(self.recent) + dropped[:at_byte]
+            before = context[-4 * WINDOW_BEFORE :]
+            self.reaches_head = len(before) == self.total + at_byte
+            after = dropped[at_byte : at_byte + 4 * WINDOW_AFTER]
+            self.failure = bytearray(before + after)
+            self.after = 4 * WINDOW_AFTER - len(after)
+            self.reaches_tail = len(after) == len(dropped) - at_byte
+        elif self.failure:
+            if self.after > 0 and self.reaches_tail:
+                taken = dropped[: self.after]
+                self.failure += taken
+                self.after -= len(taken)
+                self.reaches_tail = len(taken) == len(dropped)
+            else:
+                self.reaches_tail = False
+        self.recent += dropped
+        if len(self.recent) > 4 * WINDOW_BEFORE:
+            del self.recent[: len(self.recent) - 4 * WINDOW_BEFORE]
+        self.total += len(dropped)
+
+    def joined(self) -> bytes:
+        """The failure's bytes, a separator line where bytes were left out on either side."""
+        sep = SEPARATOR.encode()
+        return (
+            (b"" if self.reaches_head else sep)
+            + bytes(self.failure)
+            + (b"" if self.reaches_tail else sep)
+        )
 
 
 def bound(text: str) -> str:
