@@ -20,6 +20,7 @@ from hintline.cleaner.locate import locate
 from hintline.cleaner.normalise import normalise
 
 FIXTURES = Path(__file__).parent / "rules" / "fixtures"
+LOGS = Path(__file__).parent / "logs" / "fixtures"  # real logs (scripts/fixtures/gen_logs.py)
 # urllib3's retry warning, as connectionpool.py words it ("Retrying (%r) after connection broken
 # by '%r': %s"), for a read that timed out.
 RETRY_WARNING = (
@@ -116,6 +117,36 @@ class TestLocate:
         hint = hintline.clean(text)
         assert hint.text == "Hint: " + NO_ERROR_RECORD
         assert "imported" not in hint.text
+
+    @pytest.mark.parametrize(
+        ("log", "last_error"),
+        [
+            ("python/basic.log", "upstream said 503 Service Unavailable (no exception)"),
+            ("python/app.log", "upstream said 503 Service Unavailable (no exception)"),
+            ("jsonl/json-logger.log", "upstream said 503 Service Unavailable (no exception)"),
+            ("jsonl/structlog.log", "upstream said 503 Service Unavailable (no exception)"),
+            ("jsonl/structlog-dict.log", "upstream said 503 Service Unavailable (no exception)"),
+            ("jsonl/ecs.log", "upstream said 503 Service Unavailable (no exception)"),
+            ("jsonl/monolog.json.log", "upstream said 503 Service Unavailable"),
+            ("journald/journal.json", "upstream said 503 Service Unavailable"),
+            ("logback/app.log", "upstream said 503 Service Unavailable"),
+            ("logback/console.log", "upstream said 503 Service Unavailable"),
+            ("log4j/app.log", "upstream said 503 Service Unavailable"),
+            ("monolog/monolog.log", "upstream said 503 Service Unavailable"),
+            ("typo3/typo3.log", 'request="c21d9ef72591d" component="TYPO3.CMS.Scheduler.Scheduler"'),
+        ],
+    )
+    def test_real_logs_locate_their_last_error_record(self, log: str, last_error: str) -> None:
+        """In real logs of every format the log readers know, the block is the last ERROR record."""
+        text = normalise(prepare((LOGS / log).read_text(encoding="utf-8")))
+        located = locate(text)
+        assert located is not None
+        assert located.failure
+        assert located.message is not None
+        assert located.message.startswith(last_error)
+        assert hintline.clean((LOGS / log).read_text(encoding="utf-8")).text != (
+            "Hint: retrying order 1001"  # the WARNING record these logs hold
+        )
 
     def test_plain_text_is_not_located(self) -> None:
         """One error (a trace, a message) is its own block: locate answers None."""

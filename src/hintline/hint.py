@@ -4,6 +4,8 @@ The stages live in :mod:`hintline.cleaner`, one module each, and run in this ord
 
     bound -> normalise -> locate -> match(block) -> match(rest) -> fallback(block)
 
+(The signal layer of issue 16 is meant to run on the block between the two matches.)
+
 ``clean()`` only orchestrates them; :class:`Hint` and :func:`render` live in
 :mod:`hintline.cleaner.render` and are re-exported here.
 """
@@ -70,26 +72,24 @@ def clean(error: str | bytes | BaseException) -> Hint:
     try:
         text = normalise_text(prepare(error))
         located = locate(text)
-        if located is None:  # the whole text is one error
-            found = _engine.match(text)
-            if found is not None:
-                return render(found.rule, found.groups)  # the hint and key are scrubbed
-            block, message, failure = text, None, True
-        else:
-            block, message, failure = located.block, located.message, located.failure
-            found = _engine.match(block)
-            if found is None and located.rest is not None:
-                found = _engine.match(located.rest)
+        block = text if located is None else located.block
+        found = _engine.match(block)
+        if found is not None:
+            return render(found.rule, found.groups)  # the rendered hint and key are scrubbed
+        # (the signal layer of issue 16 slots in here: what the block's codes and classes say)
+        if located is not None and located.rest is not None:
+            found = _engine.match(located.rest)
             if found is not None:
                 return render(found.rule, found.groups)
-        # (the signal layer of issue 16 slots in here: what the block's codes and classes say)
         # scrub the whole block before the fallback picks a line: the line may hold only part
         # of a multi-line secret (a PEM body line), which no pattern recognises on its own
+        if located is None:
+            return fallback(scrub(block), error if isinstance(error, BaseException) else None)
+        message = located.message
         return fallback(
             scrub(block),
-            error if isinstance(error, BaseException) else None,
             message=None if message is None else scrub(message),
-            failure=failure,
+            failure=located.failure,
         )
     except Exception:  # clean() is total: a diagnostics library must not crash its host
         return _SAFE

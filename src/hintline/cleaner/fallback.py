@@ -118,7 +118,7 @@ _USELESS = re.compile(
     r"""[ \t]*(?:
         [=_\-*#~+]{3,}.*                                  # banners, rulers
       | (?i:error|exception|failure|failed|fatal|warning|traceback|stack[ ]trace)[.!:]?\s*
-      | [{\[<].*                                         # JSON / HTML left over
+      | (?:\{\s*"|\[\s*[{"]|</?[A-Za-z!]).*                # JSON / HTML left over
       | \S*[ \t,|\]]*(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?)\b.*   # records below ERROR
       | platform[ ]\S+[ ]--[ ]Python.* | rootdir:.* | cachedir:.* | plugins:.*
       | collect(?:ed|ing)[ ].* | configfile:.*

@@ -27,22 +27,28 @@ _TS = (
     r"(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|\d{4}/\d\d/\d\d[ ]\d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ][ \d]\d[ ]\d\d:\d\d:\d\d"
-    r"|\d\d:\d\d:\d\d(?:[.,]\d+)?)"
+    r"|\d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[ ](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ]"
+    r"[ \d]\d[ ]\d\d:\d\d:\d\d(?:\.\d+)?[ ]\d{4}"  # Apache's error log
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),[ ]\d{1,2}[ ][A-Z][a-z]{2}[ ]\d{4}[ ]\d\d:\d\d:\d\d"
+    r"[ ][+-]\d{4})"  # RFC 2822 (TYPO3)
 )
 _LEVEL_WORDS = "TRACE|DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|ERR|SEVERE|CRITICAL|CRIT|FATAL|ALERT|EMERGENCY|EMERG"
 # A record header: a timestamp, a thread/component in brackets or a ``name - `` / ``name.``
 # before the level (logback, Python's formats, Monolog), then the level word.
 _HEADER = re.compile(
-    rf"""[ \t]*(?:\[?{_TS}\]?[ \t,|]*(?:-[ ])?)?
+    rf"""[ \t]*(?:(?:time|ts)=\S{{1,40}}[ ]+)?             # logfmt
+    (?:\[?{_TS}\]?[ \t,|]*(?:-[ ])?)?
     (?:\[[^\]\n]{{1,60}}\][ \t]*)?
     (?:[\w.$/\-]{{1,80}}(?:[ ]-[ ]|\.|[ ]))??
     (?:\[?(?P<level>{_LEVEL_WORDS})\]?(?![\w.\-\[])
-      | \[(?P<lower>trace|debug|info|notice|warn|warning|error|crit|critical|fatal|alert|emerg)\]
+      | \[(?:\w{{1,40}}:)?(?P<lower>trace\d?|debug|info|notice|warn|warning|error|crit|critical
+                          |fatal|alert|emerg)\]              # [error], Apache's [core:error]
       | level=(?P<kv>[A-Za-z]+)
     )[\]:|\- \t]*
     (?:\[[^\]\n]{{1,60}}\][ \t]+)?                 # [thread] after the level
     (?:(?![\w.$]*(?:Error|Exception|Warning|Violation|Failure|Fault)\b)
-       [\w.$/\-]{{1,80}}(?::|[ ]-)[ ]+)?           # the logger's name""",
+       [\w.$/\-]{{1,80}}(?::[ ]*|[ ]-[ ]+))?       # the logger's name""",
     re.VERBOSE,
 )
 _RANKS = {
@@ -95,7 +101,15 @@ def _level(line: str) -> tuple[int, int] | None:
     return rank, found.end()
 
 
-_LEVEL_STARTS = tuple(_RANKS) + tuple(f"[{word}" for word in _RANKS) + ("level=", "time=", "ts=")
+_LOWER = ("trace", "debug", "info", "notice", "warn", "error", "crit", "fatal", "alert", "emerg")
+_LEVEL_STARTS = (
+    *_RANKS,
+    *(f"[{word}" for word in (*_RANKS, *_LOWER)),
+    *(f"[{digit}" for digit in "0123456789"),
+    *(f"[{day} " for day in ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")),
+    *(f"{day}, " for day in ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")),
+    "level=", "time=", "ts=",
+)  # fmt: skip
 _MONTHS = ("Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ",
            "Dec ")  # fmt: skip
 # What a header can start with, by its first character.

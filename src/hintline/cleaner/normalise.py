@@ -223,7 +223,9 @@ def _paths(keys: tuple[str, ...]) -> tuple[_Path, ...]:
 
 
 # Field names the log readers know (hintline.logs), and those of error envelopes.
-_MESSAGE_KEYS = _paths(("message", "msg", "event", "@message", "error.message", "err.message"))
+_MESSAGE_KEYS = _paths(
+    ("message", "msg", "event", "@message", "error.message", "err.message", "MESSAGE")
+)
 _TRACE_KEYS = _paths((
     "exc_info", "exception", "error.stack_trace", "stack_trace", "stacktrace", "exc_text",
     "traceback", "stack", "trace", "err.stack", "error.stack", "context.exception",
@@ -257,10 +259,11 @@ def _first(obj: dict[str, Any], names: set[str], paths: tuple[_Path, ...]) -> An
     for first, second, dotted in paths:
         if second is None:
             value = obj.get(first) if first in names else None
-        elif first in names and isinstance(obj[first], dict):
-            value = obj[first].get(second)
         else:
-            value = obj.get(dotted) if dotted in names else None
+            inner = obj.get(first) if first in names else None
+            value = inner.get(second) if isinstance(inner, dict) else None
+            if value is None and dotted in names:
+                value = obj.get(dotted)
         if value:
             return value
     return None
