@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import html
 import json
+import json.scanner
 import re
 from typing import Any
 
@@ -68,23 +69,26 @@ def normalise(text: str) -> str:
     Plain text (the common case) is recognised by a few character checks and returned as is.
     """
     try:
-        if not text:
-            return text
-        first = text[0]
-        if (
-            first in _FIRST_SPECIAL
-            or "\r" in text
-            or "\\" in text
-            or "&" in text
-            or (first in _MONTH_FIRST and text.startswith(_MONTHS))
-            or (first == "E" and text[1:2] in _PYTEST_E_NEXT)
-            or text.find("<", 0, 512) >= 0
-            or 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73
-        ):
-            return _normalise(text, 0)
-        return text
+        return text if _plain(text) else _normalise(text, 0)
     except (ValueError, RecursionError, MemoryError):
         return text
+
+
+def _plain(text: str) -> bool:
+    """Whether there is nothing to normalise (a few character checks, no regex)."""
+    if not text:
+        return True
+    first = text[0]
+    return not (
+        first in _FIRST_SPECIAL
+        or "\r" in text
+        or "\\" in text
+        or "&" in text
+        or (first in _MONTH_FIRST and text.startswith(_MONTHS))
+        or (first == "E" and text[1:2] in _PYTEST_E_NEXT)
+        or 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73
+        or _is_html(text)
+    )
 
 
 def _normalise(text: str, depth: int) -> str:
@@ -100,11 +104,11 @@ def _normalise(text: str, depth: int) -> str:
         if first in ("{", "["):
             decoded = _json_text(text, depth)
             if decoded is not None:
-                return _normalise(decoded, depth + 1)
+                return decoded if _plain(decoded) else _normalise(decoded, depth + 1)
         elif first == '"':
             decoded = _json_string(text)
             if decoded is not None:
-                return _normalise(decoded, depth + 1)
+                return decoded if _plain(decoded) else _normalise(decoded, depth + 1)
         if _is_html(text):
             return _normalise(_html_text(text), _MAX_DEPTH + 1)
     if "\r" in text:
@@ -155,10 +159,24 @@ def _is_html(text: str) -> bool:
 
 # --- JSON ------------------------------------------------------------------------------------
 
+# the C scanner, without loads()'s checks
+_SCAN = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+
+def _loads(text: str) -> Any:
+    """``json.loads`` for a text that starts with its value (the caller stripped it)."""
+    try:
+        value, end = _SCAN(text, 0)
+    except StopIteration as stop:  # the scanner's way of saying "no JSON value here"
+        raise ValueError("not JSON") from stop
+    if end != len(text) and text[end:].strip():
+        raise ValueError("extra data")
+    return value
+
 
 def _json_string(text: str) -> str | None:
     try:
-        value = json.loads(text)
+        value = _loads(text)
     except ValueError:
         return None
     return value if isinstance(value, str) else None
@@ -182,7 +200,7 @@ def _unescape_one(found: re.Match[str]) -> str:
 def _json_text(text: str, depth: int) -> str | None:
     """The text of a JSON document or of JSON lines, or ``None`` when it is not JSON."""
     try:
-        value = json.loads(text)
+        value = _loads(text)
     except ValueError:
         return _json_lines(text, depth)
     out = _value_text(value, depth, 0, top=True)
@@ -197,7 +215,7 @@ def _json_lines(text: str, depth: int) -> str | None:
         line = line.strip()
         if line.startswith("{"):
             try:
-                value = json.loads(line)
+                value = _loads(line)
             except ValueError:
                 parts.append(line)
                 continue
@@ -250,12 +268,23 @@ _KNOWN = frozenset(
     for name in (first, dotted)
 )
 _MORE_FIRSTS = frozenset(name for first, _, dotted in _MORE_KEYS for name in (first, dotted))
+# The names each path tuple can be found under (a record without any of them is passed over).
+_MORE = tuple((path,) for path in _MORE_KEYS)
+_ROLES = (_MESSAGE_KEYS, _TRACE_KEYS, _LEVEL_KEYS, *_MORE)
+# The names each role's paths can be found under, by the role's identity (a tuple's hash is
+# not cached: looking it up by value would hash every path on every call).
+_NAMES: dict[int, frozenset[str]] = {
+    id(paths): frozenset(name for first, _, dotted in paths for name in (first, dotted))
+    for paths in _ROLES
+}
 _MAX_PARTS = 64
 _MAX_NEST = 6
 
 
 def _first(obj: dict[str, Any], names: set[str], paths: tuple[_Path, ...]) -> Any:
     """The first non-empty value at one of ``paths``; ``names``: the known keys ``obj`` has."""
+    if names.isdisjoint(_NAMES[id(paths)]):
+        return None
     for first, second, dotted in paths:
         if second is None:
             value = obj.get(first) if first in names else None
@@ -284,7 +313,7 @@ def _maybe_json(text: str, depth: int) -> str:
     stripped = text.strip()
     if depth < _MAX_DEPTH and stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]"):
         try:
-            inner = json.loads(stripped)
+            inner = _loads(stripped)
         except ValueError:
             return text
         decoded = _value_text(inner, depth + 1, 0, top=False)
@@ -353,8 +382,8 @@ def _record_text(
     if trace is not None:
         _add(parts, _trace_text(trace, depth, nest))
     if parts and not names.isdisjoint(_MORE_FIRSTS):
-        for path in _MORE_KEYS:
-            item = _first(obj, names, (path,))
+        for role in _MORE:
+            item = _first(obj, names, role)
             if isinstance(item, (str, dict, list)) and item:
                 _add(parts, _value_text(item, depth, nest + 1, top=False))
     else:
