@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import hintline
 from hintline import Category, Example, Rule, rules
@@ -297,3 +299,29 @@ class TestFallback:
         assert hintline.clean("Error\n\nthe export queue is paused").text == (
             "Hint: the export queue is paused"
         )
+
+
+_FRAGMENTS = st.sampled_from(
+    [
+        "{", "}", "[", "]", '"', '\\"', "\\n", "\n", "\r", "\r\n", "<pre>", "</pre>", "<br>",
+        "<html>", "<title>", "</title>", "<script>", "&#x27;", "&quot;", "&", "...", "é", "\x1b[31m",
+        "2026-12-01T10:00:00.123Z ", "Dec  1 10:00:00 web01 app[1]: ", "E   ", "    ", "\t",
+        "web-1  | ", "2026-12-01T10:00:00.1Z stderr F ", "ERROR ", "INFO ", "WARNING:a:",
+        "[error] ", "level=error ", "Traceback (most recent call last):", "KeyError: 'k'",
+        "Caused by: ", "= test session starts =", "____ t ____", '{"level":"error","msg":"',
+        '{"jsonrpc":"2.0","error":{"message":"', '"}', '"}}', "null", "1", ",", ":",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_FRAGMENTS | st.text(max_size=4), max_size=40))
+def test_stages_are_total(parts: list[str]) -> None:
+    """normalise and locate never raise on any mix of what they look for; clean() never needs
+    its last-resort answer."""
+    text = "".join(parts)
+    normalised = normalise(text)
+    assert isinstance(normalised, str)
+    located = locate(normalised)
+    assert located is None or isinstance(located.block, str)
+    assert hintline.clean(text).text != "Hint: hintline could not read this error."

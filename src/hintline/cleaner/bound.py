@@ -98,13 +98,46 @@ def _tail_cut(data: bytes | bytearray | memoryview, start: int) -> int:
 def _bound_bytes(data: bytes | bytearray | memoryview) -> str:
     """Bound binary data before decoding it (a 1 GB object is never copied whole)."""
     view = memoryview(data).cast("B") if isinstance(data, memoryview) else data
-    if len(view) <= MAX_INPUT_BYTES:
+    size = len(view)
+    if size <= MAX_INPUT_BYTES:
         return bytes(view).decode("utf-8", "replace")
-    if not _FAILURES.search(bytes(view[len(view) - TAIL_BYTES :]).decode("utf-8", "replace")):
-        return bound(bytes(view).decode("utf-8", "replace"))  # the failure may be in the middle
-    head = bytes(view[: _head_cut(view, HEAD_BYTES)]).decode("utf-8", "replace")
-    tail = bytes(view[_tail_cut(view, len(view) - TAIL_BYTES) :]).decode("utf-8", "replace")
-    return head + SEPARATOR + tail
+    head = bytes(view[: _head_cut(view, HEAD_BYTES)])
+    tail_start = _tail_cut(view, size - TAIL_BYTES)
+    tail = bytes(view[tail_start:])
+    plain = head.decode("utf-8", "replace") + SEPARATOR + tail.decode("utf-8", "replace")
+    if _FAILURES.search(tail.decode("utf-8", "replace")):
+        return plain
+    at = _last_failure_byte(view, len(head), tail_start)
+    if at < 0:
+        return plain
+    # what a stream keeps (read_bounded): the bytes about the failure between head and tail
+    lo = max(len(head), at - 4 * WINDOW_BEFORE)
+    hi = min(tail_start, at + 4 * WINDOW_AFTER)
+    sep = SEPARATOR.encode()
+    kept = (
+        head
+        + (b"" if lo == len(head) else sep)
+        + bytes(view[lo:hi])
+        + (b"" if hi == tail_start else sep)
+        + tail
+    )
+    return bound(kept.decode("utf-8", "replace"))
+
+
+def _last_failure_byte(view: bytes | bytearray | memoryview, start: int, end: int) -> int:
+    """Where the last failure marker of ``view[start:end]`` starts (a byte offset), or -1:
+    1 MiB decoded and screened at a time, from the end."""
+    overlap = max(len(marker) for marker in FAILURE_MARKERS) * 4
+    stop = end
+    while stop > start:
+        lo = max(start, stop - (1 << 20))
+        piece = bytes(view[lo : min(end, stop + overlap)])
+        text = piece.decode("utf-8", "replace")
+        at = _FAILURES.last(text)
+        if at >= 0:
+            return lo + (at if text.isascii() else len(text[:at].encode("utf-8")))
+        stop = lo
+    return -1
 
 
 def read_bounded(stream: BinaryIO, chunk: int = 1 << 16) -> bytes:

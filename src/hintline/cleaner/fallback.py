@@ -116,7 +116,7 @@ def _last_exception_line(text: str) -> str | None:
 # envelope line, a log record below ERROR, a test runner's header.
 _USELESS = re.compile(
     r"""[ \t]*(?:
-        [=_\-*#~+]{3,}.*                                  # banners, rulers
+        [=_\-*#~+]{3,}.* | \.\.\.                          # banners, rulers, bound()'s cut
       | (?i:error|exception|failure|failed|fatal|warning|traceback|stack[ ]trace)[.!:]?\s*
       | (?:\{\s*"|\[\s*[{"]|</?[A-Za-z!]).*                # JSON / HTML left over
       | \S*[ \t,|\]]*(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?)\b.*   # records below ERROR

@@ -64,7 +64,7 @@ _FAILURE_WORDS = re.compile(
     r"|[Ii]nvalid|Forbidden|Unauthori[sz]ed|[Aa]bort|[Kk]illed|Segmentation fault"
 )
 # pytest's report: a section per failure (``____ test_x ____``), its ``E`` lines.
-_PYTEST_SECTION = re.compile(r"_{3,} .+ _{3,}$")
+_PYTEST_SECTION = re.compile(r"_{3,} [^_\n].{0,300}? _{3,}$")
 _PYTEST_E = re.compile(r"E(?: {1,8}|$)")
 
 
@@ -210,11 +210,10 @@ _CUT = "..."  # the line bound() puts where it cut the input
 def _locate_pytest(text: str) -> Located:
     """pytest's report: the ``E`` lines of the last failure section (``____ name ____``)."""
     lines = text.split("\n")
+    last_e = next((i for i in range(len(lines) - 1, -1, -1) if _PYTEST_E.match(lines[i])), -1)
     start = 0
-    for index in range(len(lines) - 1, -1, -1):
-        if _PYTEST_SECTION.match(lines[index]) and any(
-            _PYTEST_E.match(line) for line in lines[index + 1 :]
-        ):
+    for index in range(last_e - 1, -1, -1):
+        if lines[index].startswith("_") and _PYTEST_SECTION.match(lines[index]):
             start = index + 1
             break
     block: list[str] = []

@@ -53,10 +53,6 @@ _TAG = re.compile(
     re.IGNORECASE,
 )
 _TITLE = re.compile(r"<title[^>]{0,200}>(.{0,500}?)</title\s*>", re.IGNORECASE | re.DOTALL)
-_PRE = re.compile(r"<pre[^>]{0,200}>(.*?)</pre\s*>", re.IGNORECASE | re.DOTALL)
-_INVISIBLE = re.compile(
-    r"<(script|style|head)\b[^>]{0,2000}>.*?</\1\s*>", re.IGNORECASE | re.DOTALL
-)
 _BREAK = re.compile(r"<br\s*/?>|</(?:p|div|h[1-6]|li|tr|pre|title|address|center)\s*>|<hr\b[^>]*>",
                     re.IGNORECASE)  # fmt: skip
 _ANY_TAG = re.compile(r"</?[A-Za-z!][^<>]{0,2000}>")
@@ -137,7 +133,7 @@ _TAG_FIRST = frozenset("!/hHpPbBtTdDsScCaA")
 
 def _may_be_prefixed(text: str) -> bool:
     """Cheap checks before the prefix regex: what the first character of a prefix can be."""
-    return (
+    return bool(text) and (
         text[0] in _PREFIX_FIRST
         or text.startswith(_MONTHS)
         or 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73
@@ -408,17 +404,54 @@ def _record_text(
 
 
 def _html_text(text: str) -> str:
-    """The text of an HTML page or fragment: title, ``<pre>`` blocks (else the body), no tags."""
+    """The text of an HTML page or fragment: its ``<pre>`` blocks, else its title and body text;
+    tags dropped, entities decoded."""
     title_found = _TITLE.search(text)
     title = _tags_out(title_found[1]).strip() if title_found else ""
-    pres = _PRE.findall(text)
-    body = (
-        "\n".join(_tags_out(pre) for pre in pres) if pres else _tags_out(_INVISIBLE.sub("", text))
-    )
+    lower = text.lower()
+    pres = _elements(text, lower, "pre")
+    if pres:
+        body = "\n".join(_tags_out(text[start:end]) for start, end in pres)
+    else:
+        visible = []
+        at = 0
+        for start, end in sorted(
+            span for name in ("script", "style", "head") for span in _elements(text, lower, name)
+        ):
+            if start >= at:
+                visible.append(text[at : text.rfind("<", at, start) if start > at else at])
+                at = lower.find(">", end) + 1 or len(text)
+        visible.append(text[at:])
+        body = _tags_out("".join(visible))
     body = _BLANKS.sub("\n", body).strip("\n")
     if title and title not in body:
+        if pres:  # the page's status after the error it shows
+            return f"{body}\n{title}" if body else title
         return f"{title}\n{body}" if body else title
     return body or title
+
+
+def _elements(text: str, lower: str, name: str) -> list[tuple[int, int]]:
+    """The content spans of every ``<name …>…</name>`` element, found in one pass (an element
+    left open runs to the end of the text)."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    while len(spans) < _MAX_PARTS:
+        start = lower.find(f"<{name}", at)
+        if start < 0:
+            break
+        after = lower[start + len(name) + 1 : start + len(name) + 2]
+        opened = lower.find(">", start)
+        if opened < 0:
+            break
+        if after not in (">", " ", "\t", "\n", "/"):
+            at = opened + 1
+            continue  # <prefix…>, not <pre>
+        close = lower.find(f"</{name}", opened)
+        end = len(text) if close < 0 else close
+        spans.append((opened + 1, end))
+        at = end + 1
+    return spans
 
 
 def _tags_out(fragment: str) -> str:
@@ -430,7 +463,7 @@ def _tags_out(fragment: str) -> str:
 # --- line prefixes ---------------------------------------------------------------------------
 
 
-def _cut_prefixes(text: str) -> str:
+def _cut_prefixes(text: str, rounds: int = 2) -> str:
     """Cut a prefix that every non-blank line carries (tried in the order of ``_PREFIXES``)."""
     lines = text.split("\n")
     first = next((line for line in lines if line.strip()), "")
@@ -449,13 +482,12 @@ def _cut_prefixes(text: str) -> str:
         else:
             if prefix.pattern.startswith("E"):
                 return _dedent("\n".join(cut))
-            return _cut_prefixes_again("\n".join(cut))
+            cut_text = "\n".join(cut)
+            # a CRI prefix then the program's own timestamp: cut once more, not without end
+            if rounds > 1 and _may_be_prefixed(cut_text) and _GATE.match(cut_text):
+                return _cut_prefixes(cut_text, rounds - 1)
+            return cut_text
     return _dedent(text)
-
-
-def _cut_prefixes_again(text: str) -> str:
-    # a CRI prefix then an ISO timestamp of the program's own, or indentation under it
-    return _cut_prefixes(text) if _GATE.match(text) else text
 
 
 def _dedent(text: str) -> str:
