@@ -263,6 +263,16 @@ class TestNormalise:
         assert hint.key == "user_id"
 
 
+    @pytest.mark.parametrize("end", ["\x1b\\", "\x07"])
+    def test_osc8_hyperlinks_leave_nothing(self, end: str) -> None:
+        """A terminal hyperlink (OSC 8, ended by ST or BEL) leaves neither its URL nor residue."""
+        link = f"\x1b]8;;file:///srv/app/import.py{end}"
+        text = f"{link}app.ImportFailedError: order 7 could not be imported\x1b]8;;{end}"
+        assert hintline.clean(text).text == (
+            "Hint: app.ImportFailedError: order 7 could not be imported"
+        )
+
+
 class TestFallback:
     def test_never_an_html_tag(self) -> None:
         """An HTML page no rule claims gives its text, not ``<html>``."""

@@ -75,7 +75,9 @@ _MAX_INDENTED = 256
 _LOOK_ABOVE = 64 * 1024
 _LAST_LINES = 4096
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
+# CSI (colours, cursor), OSC up to BEL or ST (OSC 8 hyperlinks, window titles: their URL and
+# title go too), then any other two-character escape
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)?|\x1b[@-_]")
 _MAX_CHAIN = 10_000
 _KEEP_ENDS = 32
 
