@@ -5,8 +5,9 @@ public API is :func:`hintline.clean` and :class:`hintline.Hint`)::
 
 * :mod:`~hintline.cleaner.bound`: whatever ``clean()`` is given (text, bytes, an exception
   chain) into bounded text; a window around a failure in the middle of a long input is kept.
-* :mod:`~hintline.cleaner.normalise`: JSON records and envelopes, HTML pages, CRLF, escapes and
-  common line prefixes into the plain text a person would read.
+* :mod:`~hintline.cleaner.normalise`: JSON records and envelopes (:mod:`~hintline.cleaner._json`),
+  HTML pages (:mod:`~hintline.cleaner._html`), CRLF, escapes and common line prefixes into the
+  plain text a person would read.
 * :mod:`~hintline.cleaner.locate`: the failing block of a log or a test report (the last ERROR
   record or exception), matched first; records below ERROR never decide.
 * :mod:`~hintline.cleaner.match`: the one-pass matcher over the ordered rule table
