@@ -47,6 +47,7 @@ FAILURE_MARKERS = (
     "rror",  # Error, error, ERROR, TypeError, [error]
     "xception",
     "ailed",  # failed, Failed, FAILED is below
+    "ailure",  # failure, Failure
     "FAIL",
     "anic",  # panic, panicked, PANIC
     "FATAL",
