@@ -5,7 +5,6 @@ break, entities decoded. Linear in the page. Part of :mod:`hintline.cleaner.norm
 
 from __future__ import annotations
 
-import html
 import re
 
 __all__ = ["html_text", "is_html"]
@@ -77,6 +76,8 @@ def _elements(text: str, lower: str, name: str) -> list[tuple[int, int]]:
 def _tags_out(fragment: str) -> str:
     fragment = _BREAK.sub("\n", fragment)
     fragment = _ANY_TAG.sub("", fragment)
+    import html  # here, not at start-up: most errors are not pages
+
     return html.unescape(fragment)
 
 

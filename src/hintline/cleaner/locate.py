@@ -18,6 +18,7 @@ exists; a log of nothing but such records has no failure (``Located.failure`` is
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -36,7 +37,7 @@ _TS = (
 _LEVEL_WORDS = "TRACE|DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|ERR|SEVERE|CRITICAL|CRIT|FATAL|ALERT|EMERGENCY|EMERG"
 # A record header: a timestamp, a thread/component in brackets or a ``name - `` / ``name.``
 # before the level (logback, Python's formats, Monolog), then the level word.
-_HEADER = re.compile(
+_HEADER_PATTERN = (
     rf"""[ \t]*(?:(?:time|ts)=\S{{1,40}}[ ]+)?             # logfmt
     (?:\[?{_TS}\]?[ \t,|]*(?:-[ ])?)?
     (?:\[[^\]\n]{{1,60}}\][ \t]*)?
@@ -48,9 +49,14 @@ _HEADER = re.compile(
     )[\]:|\- \t]*
     (?:\[[^\]\n]{{1,60}}\][ \t]+)?                 # [thread] after the level
     (?:(?![\w.$]*(?:Error|Exception|Warning|Violation|Failure|Fault)\b)
-       [\w.$/\-]{{1,80}}(?::[ ]*|[ ]-[ ]+))?       # the logger's name""",
-    re.VERBOSE,
+       [\w.$/\-]{{1,80}}(?::[ ]*|[ ]-[ ]+))?       # the logger's name"""
 )
+
+
+@functools.cache
+def _header() -> re.Pattern[str]:
+    """The record-header regex, compiled when a text first looks like a log (not at import)."""
+    return re.compile(_HEADER_PATTERN, re.VERBOSE)
 _RANKS = {
     "TRACE": 5, "DEBUG": 10, "INFO": 20, "NOTICE": 25, "WARN": 30, "WARNING": 30,
     "ERROR": 40, "ERR": 40, "SEVERE": 40, "CRITICAL": 50, "CRIT": 50, "FATAL": 50,
@@ -91,7 +97,7 @@ class Located:
 
 def _level(line: str) -> tuple[int, int] | None:
     """The rank of a header line's level and where its message starts, or ``None``."""
-    found = _HEADER.match(line)
+    found = _header().match(line)
     if found is None:
         return None
     word = found["level"] or found["lower"] or found["kv"]
@@ -137,7 +143,7 @@ def locate(text: str) -> Located | None:
         if " test session starts " in text[:200]:
             return _locate_pytest(text)
         return None
-    if _may_open_record(text, 0) and _HEADER.match(text) is not None:
+    if _may_open_record(text, 0) and _header().match(text) is not None:
         return _locate_log(text)
     return None
 

@@ -20,7 +20,6 @@ well under a microsecond. Total: any input gives a ``str``.
 
 from __future__ import annotations
 
-import html
 import re
 
 from hintline.cleaner._html import html_text, is_html
@@ -102,6 +101,8 @@ def _normalise(text: str, depth: int) -> str:
     if "\\" in text and text.count("\\n") + text.count('\\"') > text.count("\n"):
         text = _unescape_json(text)
     if "&" in text and _ENTITY.search(text):
+        import html  # here: a text with entities is rare, and the module costs start-up
+
         text = html.unescape(text)
     if _may_be_prefixed(text) and _GATE.match(text):
         text = _cut_prefixes(text)
