@@ -200,14 +200,12 @@ def _holds_failure(body: str) -> bool:
     """Whether the lines after a record below ERROR are a failure of their own: an exception
     or error words, or any line that is not indented under the record (what another writer,
     an uncaught trace or a crashed child, printed between its records)."""
-    if _FAILURE_WORDS.search(body):
-        return True
     after_cut = False
     for line in body.split("\n"):
         if line and line[0] not in " \t" and line != _CUT and not after_cut:
             return True
         after_cut = line == _CUT  # the line after a cut starts in the middle
-    return False
+    return _FAILURE_WORDS.search(body) is not None
 
 
 _CUT = "..."  # the line bound() puts where it cut the input
