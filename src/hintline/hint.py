@@ -2,9 +2,8 @@
 
 The stages live in :mod:`hintline.cleaner`, one module each, and run in this order::
 
-    bound -> normalise -> locate -> match(block) -> match(rest) -> fallback(block)
-
-(The signal layer of issue 16 is meant to run on the block between the two matches.)
+    bound -> normalise -> locate -> match(block) -> signals(block) -> match(rest)
+          -> match(as it arrived) -> fallback(block)
 
 ``clean()`` only orchestrates them; :class:`Hint` and :func:`render` live in
 :mod:`hintline.cleaner.render` and are re-exported here.
@@ -14,6 +13,7 @@ from __future__ import annotations
 
 from hintline.categories import Category, Kind
 from hintline.cleaner import match as _engine
+from hintline.cleaner import signals as _signals
 from hintline.cleaner.bound import prepare
 from hintline.cleaner.fallback import _CHAIN_MARKERS, fallback
 from hintline.cleaner.locate import locate
@@ -25,15 +25,26 @@ from hintline.cleaner.render import (
     UNKNOWN,
     Hint,
     finish,
+    make_hint,
     normalise,
     render,
 )
 from hintline.scrub import scrub
 
-__all__ = ["MAX_HINT_CHARS", "MAX_VALUE_CHARS", "PREFIX", "Hint", "clean", "fallback", "render"]
+__all__ = [
+    "MAX_HINT_CHARS",
+    "MAX_VALUE_CHARS",
+    "PREFIX",
+    "Hint",
+    "clean",
+    "fallback",
+    "make_hint",
+    "normalise",
+    "render",
+]
 
 _finish = finish  # the name older callers import
-_ = (_CHAIN_MARKERS, UNKNOWN, normalise)  # re-exported for callers of hintline.hint
+_ = (_CHAIN_MARKERS, UNKNOWN)  # re-exported for callers of hintline.hint
 
 _SAFE = Hint(
     PREFIX + "hintline could not read this error.",
@@ -57,8 +68,10 @@ def clean(error: str | bytes | BaseException) -> Hint:
     3. **Locate** the failing block: the last ERROR record or exception of a log, the last
        failure of a test report, else the whole text (:mod:`~hintline.cleaner.locate`).
     4. **Match**: the first-listed rule of :data:`hintline.rules.RULES` that matches the block
-       renders the hint (see the rendering contract on :class:`hintline.Rule`); only when none
-       does, the rest of the text without its records below ERROR.
+       renders the hint (see the rendering contract on :class:`hintline.Rule`); with no rule,
+       the signal layer (:mod:`~hintline.cleaner.signals`: exception classes, SQLSTATE, errno,
+       HTTP status) reads the block; only then is the rest of the text matched, its records
+       below ERROR left out, and last the text as it arrived (a JSON envelope's code).
     5. **Fallback**: the root cause (``Type: message``), else the ERROR record's message, else
        the first line that says something, else a plain "no error line found".
 
@@ -70,17 +83,28 @@ def clean(error: str | bytes | BaseException) -> Hint:
         has been through :func:`hintline.scrub`.
     """
     try:
-        text = normalise_text(prepare(error))
+        prepared = prepare(error)
+        text = normalise_text(prepared)
         located = locate(text)
         block = text if located is None else located.block
         found = _engine.match(block)
         if found is not None:
-            return render(found.rule, found.groups)  # the rendered hint and key are scrubbed
-        # (the signal layer of issue 16 slots in here: what the block's codes and classes say)
+            # the rendered hint and key are scrubbed; a keyless one gets its family's key
+            hint = render(found.rule, found.groups)
+            return _signals.complete_key(hint, block, found.rule.pattern)
+        signalled = _signals.classify(block)  # no wording rule: what the runtime's codes say
+        if signalled is not None:
+            return signalled
         if located is not None and located.rest is not None:
             found = _engine.match(located.rest)
             if found is not None:
-                return render(found.rule, found.groups)
+                hint = render(found.rule, found.groups)
+                return _signals.complete_key(hint, located.rest, found.rule.pattern)
+        if text is not prepared:  # a rule may read what the envelope said (a JSON-RPC code)
+            found = _engine.match(prepared)
+            if found is not None:
+                hint = render(found.rule, found.groups)
+                return _signals.complete_key(hint, prepared, found.rule.pattern)
         # scrub the whole block before the fallback picks a line: the line may hold only part
         # of a multi-line secret (a PEM body line), which no pattern recognises on its own
         if located is None:

@@ -1,5 +1,6 @@
-"""An HTML error page as the text a person would read: its ``<pre>`` blocks (the ``<title>``
-after them), else its title and body text; tags, scripts and styles dropped, ``<br>`` a line
+"""An HTML error page as the text a person would read: its ``<pre>`` blocks (a framework's
+debug page: the error itself; the title would only add "500 Internal Server Error"), else its
+title and body text; tags, scripts and styles dropped, ``<br>`` a line
 break, entities decoded. Linear in the page. Part of :mod:`hintline.cleaner.normalise`.
 """
 
@@ -43,9 +44,9 @@ def html_text(text: str) -> str:
         visible.append(text[at:])
         body = _tags_out("".join(visible))
     body = _BLANKS.sub("\n", body).strip("\n")
+    if pres and body:
+        return body  # the error the page shows; its title only says that it failed (HTTP 500)
     if title and title not in body:
-        if pres:  # the page's status after the error it shows
-            return f"{body}\n{title}" if body else title
         return f"{title}\n{body}" if body else title
     return body or title
 

@@ -213,7 +213,8 @@ def _record_text(
     names = obj.keys() & _KNOWN
     message = _first(obj, names, _MESSAGE_KEYS)
     if message is not None:
-        _add(parts, _value_text(message, depth, nest + 1, top=False))
+        text = _value_text(message, depth, nest + 1, top=False)
+        _add(parts, text)
     trace = _first(obj, names, _TRACE_KEYS)
     if trace is not None:
         _add(parts, _trace_text(trace, depth, nest))

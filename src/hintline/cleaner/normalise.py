@@ -6,7 +6,7 @@
   message and exception fields the log readers know, one or two levels deep (a JSON string
   inside a JSON field is decoded too). A record below ERROR, and every record of JSON lines,
   opens with its level (``INFO message``) so that the failure can be located.
-* An HTML page becomes its text: its ``<pre>`` blocks (the ``<title>`` after them), else its
+* An HTML page becomes its text: its ``<pre>`` blocks, else its
   title and body text; tags, scripts and styles dropped, ``<br>`` a line break, entities
   decoded.
 * CRLF and lone CR become LF; HTML entities and JSON escapes left in plain text (``&#x27;``,

@@ -19,6 +19,7 @@ __all__ = [
     "Hint",
     "finish",
     "make",
+    "make_hint",
     "normalise",
     "render",
 ]
@@ -79,14 +80,15 @@ def _strip_pairs(value: str) -> str:
     return value
 
 
-def normalise(value: str | None) -> str:
-    """Normalise one captured value as the rendering contract says (see ``Rule``)."""
+def normalise(value: str | None, *, split: bool = True) -> str:
+    """Normalise one captured value as the rendering contract says (see ``Rule``); with
+    ``split=False`` a composite ``a, b`` is kept whole (a key list: every column)."""
     if value is None:
         return UNKNOWN
     if not value.isascii() or not value.isprintable():
         value = _CONTROL.sub("", value)
     value = _strip_pairs(" ".join(value.split()))
-    if "," in value:
+    if split and "," in value:
         value = _strip_pairs(value.split(",", 1)[0].strip())
     return value[:MAX_VALUE_CHARS]
 
@@ -107,6 +109,12 @@ def make(category: Category, text: str, rule: str | None, key: str | None) -> Hi
     return Hint(text, category, rule, key, category.kind, category.retry)
 
 
+def make_hint(category: Category, text: str, rule: str | None, key: str | None) -> Hint:
+    """A hint of ``category`` whose ``text`` (without the prefix) is finished as a rule's is:
+    whitespace collapsed, scrubbed, cut to 240 characters. ``key`` must be scrubbed already."""
+    return make(category, finish(PREFIX + text), rule, key)
+
+
 def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     """Render the hint of ``rule`` from its named ``groups`` (the rendering contract of ``Rule``).
 
@@ -118,7 +126,7 @@ def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
         if value is not None and len(value) > _MAX_CACHED_VALUE:
             return _render_uncached(rule, groups)  # not cached (nor hashed)
     # str fields only: their hashes are cached, the Category's (an Enum) is computed in Python
-    key = (rule.code, rule.name, rule.hint, rule.key_group, tuple(groups), values)
+    key = (rule.code, rule.name, rule.hint, rule.key_group, rule.key_list, tuple(groups), values)
     hint = _rendered.get(key)
     if hint is None:
         hint = _render_uncached(rule, groups)
@@ -134,8 +142,18 @@ _MAX_CACHED_VALUE = 512
 _rendered: dict[tuple[object, ...], Hint] = {}
 
 
+def _key_list(value: str | None) -> str:
+    """A key list's parts, each normalised, joined by ``, `` (``('a', 'b')`` gives ``a, b``)."""
+    if value is None:
+        return UNKNOWN
+    whole = normalise(value, split=False)
+    return ", ".join(normalise(part, split=False) for part in whole.split(","))[:MAX_VALUE_CHARS]
+
+
 def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     values = {group: normalise(value) for group, value in groups.items()}
+    if rule.key_list and rule.key_group is not None:
+        values[rule.key_group] = _key_list(groups.get(rule.key_group))
     text = finish(PREFIX + rule.hint.format(**values))
     key = None
     if rule.key_group is not None and groups.get(rule.key_group) is not None:
