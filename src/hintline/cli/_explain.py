@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from typing import TYPE_CHECKING
+
+from hintline.cli._io import error
 
 if TYPE_CHECKING:
     from hintline.explain import Explanation, Payload
@@ -200,6 +201,6 @@ def _entry_dict(entry: Entry) -> dict[str, object]:
 
 
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
-    print(f"hintline explain: {' '.join(message.split())}", file=sys.stderr)
+    error("explain", f"{' '.join(message.split())}")
     return code
 

@@ -8,6 +8,8 @@ import errno
 import os
 import sys
 
+from hintline.cli._io import error
+
 __all__ = ["register", "run"]
 
 
@@ -49,24 +51,18 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     from pathlib import Path
 
-    try:
-        import uvicorn
+    import uvicorn  # the `web` extra, like the imports below (cli.main says so when missing)
 
-        from hintline.web import Settings, create_app
-        from hintline.web._users import UserStore, default_users_path
-    except ImportError as exc:
-        print(f"hintline: {exc}", file=sys.stderr)
-        return 2
+    from hintline.web import Settings, create_app
+    from hintline.web._users import UserStore, default_users_path
+
     users_path = default_users_path(args.users)
     if not UserStore(users_path).names() and not args.trusted_user_header:
-        print(
-            f"hintline: no users in {users_path}: add one with `hintline users add NAME --role admin`",
-            file=sys.stderr,
-        )
+        error("serve", f"no users in {users_path}: add one with `hintline users add NAME --role admin`")
         return 2
     problem = _port_free(args.host, args.port)
     if problem:
-        print(f"hintline: {problem}", file=sys.stderr)
+        error("serve", f"{problem}")
         return 2
     https = bool(args.ssl_certfile)
     settings = Settings(
@@ -81,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if os.environ.get("HINTLINE_SECRET_KEY"):  # keeps sessions valid across restarts
         settings = dataclasses.replace(settings, secret_key=os.environ["HINTLINE_SECRET_KEY"])
     scheme = "https" if https else "http"
-    print(f"hintline: serving error hints on {scheme}://{args.host}:{args.port}/", file=sys.stderr)
+    print(f"hintline serve: serving error hints on {scheme}://{args.host}:{args.port}/", file=sys.stderr)
     uvicorn.run(
         create_app(settings),
         host=args.host,

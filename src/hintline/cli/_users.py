@@ -6,6 +6,8 @@ import argparse
 import getpass
 import sys
 
+from hintline.cli._io import error
+
 __all__ = ["register", "run"]
 
 
@@ -37,12 +39,9 @@ def _password(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the users action."""
-    try:
-        from hintline.exceptions import ConfigError
-        from hintline.web._users import UserStore, default_users_path
-    except ImportError as exc:
-        print(f"hintline: {exc}", file=sys.stderr)
-        return 2
+    from hintline.exceptions import ConfigError
+    from hintline.web._users import UserStore, default_users_path  # the `web` extra
+
     store = UserStore(default_users_path(args.users))
     try:
         if args.action == "add":
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{user.name}: {user.role} (in {store.path})")
         elif args.action == "remove":
             if not store.remove(args.name):
-                print(f"hintline: no user {args.name!r} in {store.path}", file=sys.stderr)
+                error("users", f"no user {args.name!r} in {store.path}")
                 return 1
             print(f"removed {args.name}")
         else:
@@ -58,6 +57,6 @@ def run(args: argparse.Namespace) -> int:
                 found = store.get(name)
                 print(f"{name}\t{found.role if found else 'invalid role'}")
     except (ConfigError, ValueError, OSError) as exc:
-        print(f"hintline: {exc}", file=sys.stderr)
+        error("users", f"{exc}")
         return 2
     return 0

@@ -7,7 +7,7 @@ import itertools
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from hintline.logs._formats import (
@@ -38,7 +38,7 @@ PathArg = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(bytes_done, bytes_total)`` while files are read."""
 
-_EPOCH = datetime.min.replace(tzinfo=timezone.utc)
+_EPOCH = datetime.min.replace(tzinfo=UTC)
 # Records of different threads reach a file slightly out of order: keep reading this far past
 # ``since`` before giving up on older records.
 _SINCE_SLACK = timedelta(minutes=5)

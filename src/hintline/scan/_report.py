@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import json
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hintline.exceptions import MissingExtraError
@@ -89,7 +89,7 @@ def write_html(tally: Tally, path: str | os.PathLike[str], *, title: str = "hint
     """A self-contained HTML report: top categories, a chart over time, the groups."""
     e = html.escape
     rows = tally.rows()
-    made = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    made = datetime.now(UTC).isoformat(timespec="seconds")
     cats = "".join(f"<tr><td>{e(c)}</td><td class=n>{n}</td></tr>" for c, n in tally.categories()[:10])
     groups = []
     for r in rows:

@@ -14,16 +14,11 @@ The file is looked up in this order: ``--users PATH``, ``$HINTLINE_USERS``,
 from __future__ import annotations
 
 import os
-import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from hintline.exceptions import ConfigError, MissingExtraError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 try:
     import tomli_w
