@@ -41,7 +41,7 @@ def _import_order() -> None:
 
 
 def _devnull_handler() -> logging.Handler:
-    return logging.StreamHandler(open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+    return logging.StreamHandler(open(os.devnull, "w", encoding="utf-8"))
 
 
 def _logging_case(name: str, formatter: logging.Formatter, with_filter: bool) -> Case:

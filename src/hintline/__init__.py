@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hintline import scrub as scrub  # the package (callable: hintline.scrub(text) scrubs)
 from hintline.categories import Category, Kind, Retry
 from hintline.exceptions import (
     ConfigError,
@@ -21,7 +22,6 @@ from hintline.exceptions import (
     RuleError,
     TooManyConsecutiveErrors,
 )
-from hintline import scrub as scrub  # the package (callable: hintline.scrub(text) scrubs)
 from hintline.hint import Hint, clean
 from hintline.rules import RULES, Example, Rule
 from hintline.scrub import scrub_report

@@ -38,7 +38,8 @@ def _log(*processors: Any) -> dict[str, Any]:
         except ConnectionRefusedError as exc:
             raise RuntimeError(f"cannot connect to {dsn}") from exc
     except RuntimeError:
-        log.exception(f"order import failed on {dsn}", dsn=dsn, db={"urls": [dsn], "port": port})
+        message = f"order import failed on {dsn}"  # structlog's event: the text as given
+        log.exception(message, dsn=dsn, db={"urls": [dsn], "port": port})
     (line,) = out.getvalue().splitlines()
     assert isinstance(json.loads(line), dict)
     return json.loads(line)  # type: ignore[no-any-return]
