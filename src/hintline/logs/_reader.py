@@ -19,6 +19,8 @@ from hintline.logs._formats import (
     start_pattern,
     wanted_pattern,
 )
+from hintline.logs._container import CONTAINER_FORMATS
+from hintline.logs._container import records as container_records
 from hintline.logs._json import merge_journal
 from hintline.logs._levels import level_rank
 from hintline.logs._model import Entry
@@ -139,6 +141,15 @@ def _entries(
 ) -> Iterator[Entry]:
     source = str(path)
     reference = _reference(path)
+    if fmt in CONTAINER_FORMATS:  # read forward, like journald: records span many lines
+        with open_binary(path) as f:
+            lines = (_decode(x) for x in _counted(forward_lines(f), progress))
+            found = [
+                build_entry(parsed, raw, source, fmt)
+                for parsed, raw in container_records(lines, fmt, min_rank=min_rank, reference=reference)
+            ]
+        yield from (reversed(found) if reverse else found)
+        return
     if fmt == "journald":
         with open_binary(path) as f:
             lines = (_decode(x) for x in _counted(forward_lines(f), progress))
@@ -238,7 +249,7 @@ def iter_newest(
 
     def newest_of(group: list[tuple[Path, str]]) -> Iterator[Entry]:
         for path, fmt in group:
-            compressed = is_gzip(path) or fmt == "journald"
+            compressed = is_gzip(path) or fmt == "journald" or fmt in CONTAINER_FORMATS
             stream = _entries(path, fmt, min_rank, reverse=not compressed, progress=tick)
             if compressed:
                 window: deque[Entry] = deque(maxlen=keep)

@@ -23,6 +23,7 @@ from hintline.logs._formats import (
     start_pattern,
     wanted_pattern,
 )
+from hintline.logs._container import CONTAINER_FORMATS
 from hintline.logs._levels import level_rank
 from hintline.logs._model import Entry
 from hintline.logs._reader import _decode, _reference, iter_entries, log_files
@@ -30,6 +31,8 @@ from hintline.logs._source import forward_block_records, is_gzip
 
 __all__ = ["Chunk", "plan_chunks", "read_chunk"]
 
+# read whole, forward: their records span lines the chunk aligner cannot see
+STREAMED = frozenset({"journald", *CONTAINER_FORMATS})
 _ALIGN_WINDOW = 4 << 20
 """How far past a cut point a record start is looked for before the cut is dropped."""
 
@@ -96,7 +99,7 @@ def plan_chunks(paths: list[str], *, fmt: str | None, chunk_bytes: int) -> list[
         for path in group:
             st = path.stat()
             kind = fmt or (base if path is not group[0] and is_gzip(path) else detect_format(path))
-            if is_gzip(path) or kind == "journald" or st.st_size <= chunk_bytes:
+            if is_gzip(path) or kind in STREAMED or st.st_size <= chunk_bytes:
                 chunks.append(Chunk(str(path), kind, 0, -1, st.st_size, st.st_mtime_ns))
                 continue
             cuts = [0]
@@ -120,7 +123,7 @@ def plan_chunks(paths: list[str], *, fmt: str | None, chunk_bytes: int) -> list[
 def read_chunk(chunk: Chunk, *, min_level: str = "ERROR") -> Iterator[Entry]:
     """The entries at ``min_level`` or above whose record starts in the chunk, in file order."""
     path = Path(chunk.path)
-    if chunk.end < 0 and (is_gzip(path) or chunk.fmt == "journald"):
+    if chunk.end < 0 and (is_gzip(path) or chunk.fmt in STREAMED):
         yield from iter_entries(path, format=chunk.fmt, min_level=min_level)
         return
     rank = level_rank(min_level)
