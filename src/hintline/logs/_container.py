@@ -134,9 +134,9 @@ def _continues(held: list[_Line], line: _Line, start: re.Pattern[str] | None) ->
     text = line.text
     if len(held) >= _MAX_RECORD_LINES:
         return False
-    if held[-1].when is not None and line.when is not None:
-        if abs((line.when - held[-1].when).total_seconds()) > _GAP_S:
-            return False
+    last = held[-1].when
+    if last is not None and line.when is not None and abs((line.when - last).total_seconds()) > _GAP_S:
+        return False
     if text.startswith(_TRACEBACK) and any(h.text.startswith(_TRACEBACK) for h in held):
         # a second traceback: chained to the first ("The above exception…", a blank line), or
         # a new one (the interpreter's uncaught exception after a logged record)

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from hintline.logs._container import CONTAINER_FORMATS
+from hintline.logs._container import records as container_records
 from hintline.logs._formats import (
     LogFormatError,
     build_entry,
@@ -19,8 +21,6 @@ from hintline.logs._formats import (
     start_pattern,
     wanted_pattern,
 )
-from hintline.logs._container import CONTAINER_FORMATS
-from hintline.logs._container import records as container_records
 from hintline.logs._json import merge_journal
 from hintline.logs._levels import level_rank
 from hintline.logs._model import Entry
@@ -144,11 +144,11 @@ def _entries(
     if fmt in CONTAINER_FORMATS:  # read forward, like journald: records span many lines
         with open_binary(path) as f:
             lines = (_decode(x) for x in _counted(forward_lines(f), progress))
-            found = [
+            built = [
                 build_entry(parsed, raw, source, fmt)
                 for parsed, raw in container_records(lines, fmt, min_rank=min_rank, reference=reference)
             ]
-        yield from (reversed(found) if reverse else found)
+        yield from (reversed(built) if reverse else built)
         return
     if fmt == "journald":
         with open_binary(path) as f:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from hintline.logs._container import CONTAINER_FORMATS
 from hintline.logs._formats import (
     build_entry,
     detect_format,
@@ -23,7 +24,6 @@ from hintline.logs._formats import (
     start_pattern,
     wanted_pattern,
 )
-from hintline.logs._container import CONTAINER_FORMATS
 from hintline.logs._levels import level_rank
 from hintline.logs._model import Entry
 from hintline.logs._reader import _decode, _reference, iter_entries, log_files
