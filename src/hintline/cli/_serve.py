@@ -15,7 +15,14 @@ __all__ = ["register", "run"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``serve`` subcommand."""
-    p = sub.add_parser("serve", help="serve the administrator-only error hints page")
+    p = sub.add_parser(
+        "serve",
+        help="serve the administrator-only error hints page",
+        description="Serve the error hints page for the given logs: their newest errors with "
+        "hints, and a model's explanation on request, for the users of the users file (add one "
+        "with `hintline users add NAME --role admin`). Needs the web extra: "
+        "pip install 'hintline[web]'.",
+    )
     p.add_argument("paths", nargs="+", metavar="LOG", help="log files to list errors from")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765)")

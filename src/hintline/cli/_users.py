@@ -13,18 +13,30 @@ __all__ = ["register", "run"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``users`` subcommand."""
-    p = sub.add_parser("users", help="manage the users of the web page")
+    p = sub.add_parser(
+        "users",
+        help="manage the users of the web page",
+        description="Add, remove or list the users of the error hints page (`hintline serve`); "
+        "passwords are stored as argon2 hashes. Needs the web extra: pip install 'hintline[web]'.",
+    )
     p.add_argument("--users", help="users file (default: see the README)")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    add = actions.add_parser("add", help="add or replace a user (prompts for the password)")
+    add = actions.add_parser(
+        "add",
+        help="add or replace a user (prompts for the password)",
+        description="Add a user, or replace one of that name; the password is asked twice on a "
+        "terminal, else read from the first line of standard input.",
+    )
     add.add_argument("name")
     add.add_argument("--role", choices=("admin", "viewer"), default="viewer")
     add.add_argument(
         "--password-stdin", action="store_true", help="read the password from standard input"
     )
-    rm = actions.add_parser("remove", help="remove a user")
+    rm = actions.add_parser("remove", help="remove a user", description="Remove a user.")
     rm.add_argument("name")
-    actions.add_parser("list", help="list the users and their roles")
+    actions.add_parser(
+        "list", help="list the users and their roles", description="List the users and their roles."
+    )
     p.set_defaults(func=run)
 
 
