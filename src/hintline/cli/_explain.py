@@ -63,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Run ``hintline explain``."""
+    import hintline.explain.openai_compatible  # noqa: F401 - the model client: the `explain` extra, said before anything is printed
     from hintline.exceptions import ConfigError, ExplainerUnavailable, ExplainRefused
     from hintline.explain import explain, load_settings
 
