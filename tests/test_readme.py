@@ -133,7 +133,7 @@ def test_example(example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         runner.run(test)
         assert runner.summarize(verbose=False).failed == 0
     elif example.lang == "python":
-        exec(compile(body, str(example), "exec"), env)  # noqa: S102 - the README's own code
+        exec(compile(body, str(example), "exec"), env)  # the README's own code
     else:
         commands = re.split(r"^\$ ", body, flags=re.MULTILINE)[1:]
         assert commands, f"{example}: no `$ ` command lines"

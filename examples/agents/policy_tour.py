@@ -46,7 +46,7 @@ def _closed_port() -> int:
 
 
 def _show(text: str) -> str:
-    lines = [line if len(line) <= 140 else line[:137] + "..." for line in text.splitlines()[:3]]
+    lines = [line if len(line) <= 200 else line[:197] + "..." for line in text.splitlines()[:3]]
     return "\n               ".join(lines)
 
 
