@@ -19,9 +19,17 @@ stamp=$VENV/.hintline-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     start=$(date +%s)
     printf 'demo: installing hintline (core + the pydantic-ai extra) into %s ... ' "$VENV"
-    if ! { "$PY" -m venv "$VENV" \
-        && "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input \
-            -e ".[pydantic-ai]"; } > "$LOG" 2>&1; then
+    # Seeding a virtualenv with pip costs more than the rest of the install: when the
+    # interpreter has pip 22.3 or newer, that pip installs into a venv made without one.
+    if "$PY" -c 'import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (22, 3))' 2>/dev/null; then
+        make_venv=("$PY" -m venv --without-pip "$VENV")
+        pip=("$PY" -m pip --python "$VENV/bin/python")
+    else
+        make_venv=("$PY" -m venv "$VENV")
+        pip=("$VENV/bin/python" -m pip)
+    fi
+    if ! { "${make_venv[@]}" && "${pip[@]}" install --disable-pip-version-check --no-input \
+            --no-compile -e ".[pydantic-ai]"; } > "$LOG" 2>&1; then
         echo "FAILED; its output is in $LOG" >&2
         tail -n 15 "$LOG" >&2
         exit 1
