@@ -229,8 +229,9 @@ def cases() -> list[Case]:
     ]
     # The stdlib engine (platforms without a Hyperscan wheel, or HINTLINE_ENGINE=re): the
     # matching step alone, on the same inputs.
-    from hintline import RULES, _engine
-    from hintline._input import prepare
+    from hintline import RULES
+    from hintline.cleaner import match as _engine
+    from hintline.cleaner.bound import prepare
 
     re_engine = _engine.compile_rules(RULES, engine="re")
     for label, text in (
@@ -257,8 +258,7 @@ def _floor_rows(short: str, jdbc: str) -> list[Case]:
     """What the Hyperscan engine cannot go below from Python: one call of the binding's scan
     over the rule database with no match callback (so no Python code runs per match), and the
     same call over a one-literal database (the binding's own cost)."""
-    from hintline import _engine
-
+    from hintline.cleaner import match as _engine
     matcher = getattr(_engine._default(), "ready", None)
     database = getattr(matcher, "_database", None)
     if matcher is None or database is None:

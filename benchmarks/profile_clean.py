@@ -23,8 +23,7 @@ def _best(call: object, number: int = 5000) -> float:
 def main() -> None:
     """Print one line of stage timings per input."""
     import hintline
-    from hintline import _engine
-
+    from hintline.cleaner import match as _engine
     hintline.clean("warm up")
     auto = _engine._default()
     if not getattr(auto, "wait", lambda _t: False)(600):
@@ -52,7 +51,7 @@ def _stages(text: str, matcher: Any, database: Any, scratch: Any) -> str:
 
     import hintline
     from hintline import hint
-    from hintline._input import prepare
+    from hintline.cleaner.bound import prepare
 
     data = text.encode()
     found = matcher.match(text)

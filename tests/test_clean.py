@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 import hintline
-from hintline import Category, Example, Kind, Retry, Rule, _engine, rules
-from hintline._input import (
+from hintline import Category, Example, Kind, Retry, Rule, rules
+from hintline.cleaner import match as _engine
+from hintline.cleaner.bound import (
     HEAD_BYTES,
     MAX_INPUT_BYTES,
     SEPARATOR,

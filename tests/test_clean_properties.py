@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hintline
-from hintline import RULES, Category, Example, Rule, _engine, rules
-from hintline._input import MAX_INPUT_BYTES, SEPARATOR, exception_text, prepare
+from hintline import RULES, Category, Example, Rule, rules
+from hintline.cleaner import match as _engine
+from hintline.cleaner.bound import MAX_INPUT_BYTES, SEPARATOR, exception_text, prepare
 
 PROPS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

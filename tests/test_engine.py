@@ -12,8 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hintline import Category, Example, Rule, _engine, _hyperscan, clean, rules
-from hintline._patterns import may_span_lines, required_literals, to_hyperscan
+from hintline import Category, Example, Rule, clean, rules
+from hintline.cleaner import _vectorscan as _hyperscan
+from hintline.cleaner import match as _engine
+from hintline.cleaner._patterns import may_span_lines, required_literals, to_hyperscan
 
 ENGINES = _engine.available_engines()
 needs_hyperscan = pytest.mark.skipif(not _hyperscan.AVAILABLE, reason="hyperscan has no wheel here")

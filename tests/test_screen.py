@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hintline._screen import LiteralScreen
+from hintline._vectorscan.screen import LiteralScreen
 from hintline.hint import _CHAIN_MARKERS
 from hintline.traces._detect import _MARKERS, may_hold_trace
 

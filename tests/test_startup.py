@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from hintline import RULES, _engine, _hyperscan
+from hintline import RULES
+from hintline.cleaner import _vectorscan as _hyperscan
+from hintline.cleaner import match as _engine
 from hintline.scrub import Scrubber, scrub
 
 needs_hyperscan = pytest.mark.skipif(not _hyperscan.AVAILABLE, reason="hyperscan has no wheel here")
@@ -115,8 +117,7 @@ def test_background_compile_holds_the_exit_only_when_it_can_cache(
 ) -> None:
     """A compile whose result cannot be cached (caching off, a folder that cannot be made)
     runs as a daemon: the process does not wait for it at exit."""
-    from hintline import _hscache
-
+    from hintline._vectorscan import cache as _hscache
     monkeypatch.setenv("HINTLINE_CACHE_DIR", setting or str(tmp_path / "cache"))
     thread = _hscache.in_background(lambda: None, "hintline-test")
     thread.join(5)

@@ -7,11 +7,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hintline import _engine
-from hintline._fallback import PLAIN, pick_line_with_strength
-from hintline._input import prepare
-from hintline._screen import LiteralScreen
+from hintline._vectorscan.screen import LiteralScreen
 from hintline.categories import Category, Kind, Retry
+from hintline.cleaner import match as _engine
+from hintline.cleaner.bound import prepare
+from hintline.cleaner.fallback import PLAIN, pick_line_with_strength
 from hintline.rules._model import Rule
 from hintline.scrub import scrub
 

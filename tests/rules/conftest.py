@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from hintline import _engine
+from hintline.cleaner import match as _engine
 
 
 @pytest.fixture(params=_engine.available_engines())

@@ -8,9 +8,10 @@ import re
 import pytest
 
 import hintline
-from hintline import RULES, Category, Example, Rule, RuleError, _engine, scrub
+from hintline import RULES, Category, Example, Rule, RuleError, scrub
 from hintline._deferred import deferred_checks
-from hintline._input import prepare
+from hintline.cleaner import match as _engine
+from hintline.cleaner.bound import prepare
 
 EXAMPLES = [
     pytest.param(rule, i, id=f"{rule.code}-{rule.name}-{i}")

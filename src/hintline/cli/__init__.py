@@ -55,7 +55,7 @@ EXTRA_OF_MODULE = {
 
 def _version() -> str:
     from hintline import __version__
-    from hintline._engine import engine_name
+    from hintline.cleaner.match import engine_name
 
     return f"hintline {__version__} (engine: {engine_name()})"
 

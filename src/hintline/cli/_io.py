@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-from hintline._input import read_bounded
+from hintline.cleaner.bound import read_bounded
 from hintline.scrub import scrub
 
 __all__ = ["STDIN_NAME", "CannotRead", "error", "read_input", "spooled_stdin", "write_text"]

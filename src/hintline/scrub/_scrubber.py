@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from hintline._hscache import cached_database, database_path, in_background, load_database
+from hintline._vectorscan.cache import cached_database, database_path, in_background, load_database
 from hintline.scrub._model import MASK, ScrubResult, SecretPattern
 from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
 from hintline.scrub._patterns import SECRETS, build_secrets
@@ -275,10 +275,10 @@ def _merge(
 class _Prefilter:
     """Hyperscan over every pattern's trigger; per-thread scratch space.
 
-    The database loads from the disk cache (:mod:`hintline._hscache`) in milliseconds. On a
+    The database loads from the disk cache (:mod:`hintline._vectorscan.cache`) in milliseconds. On a
     cold cache it compiles (some 300 ms) in a background thread, and :meth:`regions` answers
     ``None`` until it is ready, so the full ``re`` pass scrubs meanwhile, with the same result.
-    The thread (:func:`hintline._hscache.in_background`) is not a daemon: a short-lived process
+    The thread (:func:`hintline._vectorscan.cache.in_background`) is not a daemon: a short-lived process
     (the CLI) finishes the compile and writes the cache before it exits.
     """
 

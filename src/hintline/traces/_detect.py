@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from hintline._screen import LiteralScreen
+from hintline._vectorscan.screen import LiteralScreen
 from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import MAX_LINE
 

@@ -46,8 +46,7 @@ class LiteralScreen:
         if self._database is None and not self._failed:
             with self._lock:
                 if self._database is None and not self._failed:
-                    from hintline import _engine
-
+                    from hintline.cleaner import match as _engine
                     if _engine._requested() == "re":  # HINTLINE_ENGINE=re or set_engine("re")
                         self._failed = True
                         return None

@@ -1,6 +1,6 @@
 """The Hyperscan (Vectorscan) engine: one scan over the text finds every rule that matches.
 
-Only :mod:`hintline._engine` uses this module. ``AVAILABLE`` is false where the ``hyperscan``
+Only :mod:`hintline.cleaner.match` uses this module. ``AVAILABLE`` is false where the ``hyperscan``
 package has no wheel (or ``HINTLINE_ENGINE=re``); the stdlib engine is used there.
 """
 
@@ -14,19 +14,19 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from hintline._engine import Match, passes_guard
-from hintline._hscache import CACHE_ENV, cache_dir, in_background, read_entry, write_entry
-from hintline._hscache import machine as _machine
-from hintline._patterns import (
+from hintline._vectorscan.cache import CACHE_ENV, cache_dir, in_background, read_entry, write_entry
+from hintline._vectorscan.cache import machine as _machine
+from hintline.cleaner._patterns import (
     CASEFOLD_SPECIALS,
     Guard,
     may_span_lines,
     required_literals,
     to_hyperscan,
 )
+from hintline.cleaner.match import Match, passes_guard
 
 if TYPE_CHECKING:
-    from hintline._engine import ReMatcher
+    from hintline.cleaner.match import ReMatcher
     from hintline.rules._model import Rule
 
 _hs: Any
@@ -147,7 +147,7 @@ class _Plan:
 
 
 TRANSLATION = 3
-"""Bumped whenever :func:`hintline._patterns.to_hyperscan` changes what it produces."""
+"""Bumped whenever :func:`hintline.cleaner._patterns.to_hyperscan` changes what it produces."""
 
 
 def cache_key(rules: Sequence[Rule]) -> str:
@@ -345,7 +345,7 @@ class AutoMatcher:
     def fallback(self) -> ReMatcher:
         """The ``re`` engine over the same rules (built on first use)."""
         if self._fallback is None:
-            from hintline._engine import ReMatcher
+            from hintline.cleaner.match import ReMatcher
 
             self._fallback = ReMatcher(self.rules, lazy=True)
         return self._fallback

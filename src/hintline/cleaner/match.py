@@ -8,7 +8,7 @@ Two engines give the same answers:
 
 * ``hyperscan``: every pattern in one Hyperscan (Vectorscan) block-mode database, scanned once;
   each matching rule is reported once (``HS_FLAG_SINGLEMATCH``), the lowest index is verified
-  and captured with ``re``. Patterns are widened for Hyperscan (see :mod:`hintline._patterns`)
+  and captured with ``re``. Patterns are widened for Hyperscan (see :mod:`hintline.cleaner._patterns`)
   so it can only over-report, never miss. Compiling the database takes a while, so it is
   cached on disk (``$HINTLINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/hintline``, else
   ``~/.cache/hintline``; ``HINTLINE_CACHE_DIR=off`` disables it) and, on a cold cache, built in a
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from hintline import rules as _table
-from hintline._patterns import Guard, required_literals
+from hintline.cleaner._patterns import Guard, required_literals
 from hintline.exceptions import ConfigError
 from hintline.rules._model import Rule
 
@@ -163,7 +163,7 @@ class ReMatcher:
 
 def available_engines() -> list[str]:
     """The engines that can run here, the default first."""
-    from hintline import _hyperscan
+    from hintline.cleaner import _vectorscan as _hyperscan
 
     return ["hyperscan", "re"] if _hyperscan.AVAILABLE else ["re"]
 
@@ -180,7 +180,7 @@ def compile_rules(rules: Sequence[Rule], *, engine: str | None = None) -> Matche
     Raises:
         ConfigError: for an unknown engine, or ``"hyperscan"`` where it is not installed.
     """
-    from hintline import _hyperscan
+    from hintline.cleaner import _vectorscan as _hyperscan
 
     if engine == "re":
         return ReMatcher(rules)
@@ -219,7 +219,7 @@ def _requested() -> str | None:
 
 def engine_name() -> str:
     """Name the active matching engine, e.g. ``hyperscan 0.9.1 (Vectorscan 5.4.11)`` or ``re``."""
-    from hintline import _hyperscan
+    from hintline.cleaner import _vectorscan as _hyperscan
 
     requested = _requested()
     if requested == "re" or not _hyperscan.AVAILABLE:
