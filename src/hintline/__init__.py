@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # what __getattr__ loads on first use, typed for type checker
     from hintline.agent import AgentGuard as AgentGuard
     from hintline.traces import ExceptionInfo, Frame, Trace, parse_trace
 
+    __version__: str
+
 __all__ = [
     "RULES",
     "AgentGuard",
