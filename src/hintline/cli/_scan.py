@@ -7,10 +7,6 @@ import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 from hintline.cli._io import error
 
@@ -35,6 +31,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true",
                    help="print every group as one JSON object per line (the --output .jsonl rows)")
     p.add_argument("--state", help="checkpoint directory (default: under the user's cache directory)")
+    p.add_argument("--keep-state", action="store_true",
+                   help="keep what was scanned, so that a rerun reads only what was appended to a log")
+    p.add_argument("--no-state", action="store_true", help="no checkpoints (a stopped scan starts over)")
     p.add_argument("--chunk-mb", type=float, default=32.0, help="bytes a worker reads at a time, in MB")
     p.add_argument("--top", type=int, default=20, help="groups printed on standard output")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -54,24 +53,15 @@ def _progress_printer() -> object:
     return show
 
 
-def _cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/hintline`` (default ``~/.cache/hintline``), like the engine's cache."""
-    from pathlib import Path
-
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "hintline"
-
-
 def run(args: argparse.Namespace) -> int:
     """Scan; print the top groups; write the reports."""
     import signal  # here, like every heavy import: `hintline clean` loads this module too
     from pathlib import Path
 
     from hintline.cli._io import spooled_stdin
-    from hintline.cli._style import Style, colour_enabled
     from hintline.exceptions import HintlineError
     from hintline.logs import LogFormatError
-    from hintline.scan import ScanInterrupted, scan
+    from hintline.scan import ScanInterrupted, scan, write_html, write_jsonl, write_parquet
 
     if args.jobs is not None and args.jobs < 1:
         error("scan", "--jobs must be at least 1")
@@ -86,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
             from hintline.exceptions import MissingExtraError
 
             raise MissingExtraError("scan", "pyarrow")
-    state = Path(args.state) if args.state else _cache_dir() / "scan"
+    from hintline.scan import default_state_dir
+
+    state = None if args.no_state else (Path(args.state) if args.state else default_state_dir(args.paths))
     stop_after = int(os.environ["HINTLINE_SCAN_STOP_AFTER"]) if os.environ.get("HINTLINE_SCAN_STOP_AFTER") else None
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     show = _progress_printer() if progress else None
@@ -103,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
                 format=args.format,
                 chunk_bytes=max(1, int(args.chunk_mb * (1 << 20))),
                 state_dir=None if names else state,  # a pipe cannot be resumed
+                keep_state=args.keep_state and not names,
                 progress=show,  # type: ignore[arg-type]
                 stop_after=stop_after,
             )
@@ -111,45 +104,64 @@ def run(args: argparse.Namespace) -> int:
         error("scan", str(exc))
         return 130
     except (OSError, LogFormatError, HintlineError) as exc:
-        error("scan", f"{exc}")
+        error("scan", str(exc))
         return 2
     if show is not None:
         print(file=sys.stderr)
     tally = result.tally
-    rows = tally.rows()
-    if names:
-        for row in rows:
+    if names:  # name standard input "<stdin>", not its temporary copy
+        for row in tally.rows():
             row.example_source = names.get(row.example_source, row.example_source)
-    if args.json:
-        for row in rows:
-            print(json.dumps(row.to_dict(), ensure_ascii=False))
-        return _write_reports(args, tally)
-    style = Style(colour_enabled(sys.stdout))
-    print(f"{tally.entries} error entries in {len(rows)} groups ({result.chunks} chunks, "
-          f"{result.resumed} resumed)")
-    for row in rows[: args.top]:
-        print(f"{style(f'{row.count:>8}', 'bold')}  {row.last_seen or '-':<26} {style.hint(row.hint)}")
-    cats = ", ".join(f"{c} {n}" for c, n in tally.categories()[:5])
-    if cats:
-        print(f"top categories: {cats}")
-    return _write_reports(args, tally)
-
-
-def _write_reports(args: argparse.Namespace, tally: Any) -> int:
-    from hintline.exceptions import HintlineError
-    from hintline.scan import write_html, write_jsonl, write_parquet
-
-    # with --json, stdout holds only the groups: the notes go to stderr
-    note = sys.stderr if args.json else sys.stdout
+    # The files first: a reader that closes standard output early (| head) loses nothing.
+    written: list[str] = []
     try:
         if args.output:
             writer = write_parquet if args.output.endswith(".parquet") else write_jsonl
             writer(tally, args.output)
-            print(f"groups written to {args.output}", file=note)
+            written.append(f"groups written to {args.output}")
         if args.html:
             write_html(tally, args.html)
-            print(f"report written to {args.html}", file=note)
+            written.append(f"report written to {args.html}")
     except (OSError, HintlineError) as exc:
         error("scan", f"cannot write the report: {exc}")
         return 2
-    return 0
+    for why in result.skipped:
+        error("scan", f"skipped {why}")
+    if result.resumed or result.appended:
+        print(f"hintline scan: resumed {result.resumed} of {result.chunks} chunks and {result.appended} "
+              f"appended file(s) from an earlier scan (state in {state})", file=sys.stderr)
+    try:
+        if args.json:  # standard output holds only the groups; the notes go to stderr
+            for row in tally.rows():
+                print(json.dumps(row.to_dict(), ensure_ascii=False))
+            for line in written:
+                print(line, file=sys.stderr)
+            sys.stdout.flush()
+        else:
+            _summary(result, args.top, written)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes at exit
+    return 3 if result.skipped else 0
+
+
+def _summary(result: object, top: int, written: list[str]) -> None:
+    from hintline.scan import ScanResult
+
+    assert isinstance(result, ScanResult)
+    tally = result.tally
+    rows = tally.rows()
+    print(f"{tally.entries} error entries in {len(rows)} groups ({result.chunks} chunks, "
+          f"{result.resumed} resumed)" + (f", {len(result.skipped)} input(s) skipped" if result.skipped else ""))
+    from hintline.cli._style import Style, colour_enabled
+
+    style = Style(colour_enabled(sys.stdout))
+    for row in rows[:top]:
+        kind = row.exception_type or row.logger or "-"
+        print(f"{style(f'{row.count:>8}', 'bold')}  {row.last_seen or '-':<32} {kind}  {style.hint(row.hint)}")
+    cats = ", ".join(f"{c} {n}" for c, n in tally.categories()[:5])
+    if cats:
+        print(f"top categories: {cats}")
+    for line in written:
+        print(line)
+    sys.stdout.flush()
