@@ -114,7 +114,6 @@ def main() -> int:
         except TooManyConsecutiveErrors as stop:
             print(f"run stopped: {stop}")
             print(stop.summary)
-            print(f"guard counts: {guard.counts}")
             return 0
         print("the run was not stopped")
         return 1

@@ -54,4 +54,4 @@ def test_policy_tour(capsys: pytest.CaptureFixture[str]) -> None:
     assert "intentional and cannot be bypassed" in seen[3]
     assert "run stopped: Stopped after 3 consecutive tool failures" in out
     assert '1. delete_file({"path":"notes/todo.txt"})' in out
-    assert "'refused': 1, 'retries': 1, 'successes': 2" in out
+    assert out.count("(attempt 1: connection refused") == 1  # retried once, then it worked
