@@ -1,19 +1,25 @@
-# The two commands of the README: `make demo` (set up, run the main job on a sample)
-# and `make test` (set up, lint, type-check, run every test with its real services).
+# The README's commands. `make demo`: the core install alone (its own small virtualenv, no
+# system packages, no services), the product on samples in under a minute. `make test`: set up
+# everything (system packages, services' binaries, .venv with every extra), then lint,
+# type-check and run every test with its real services.
 SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint bench docs clean-venv
+.PHONY: setup demo test ci lint bench docs clean-venv
 
 setup:
 	bash scripts/setup.sh
 
-demo: setup
+demo:
 	bash scripts/demo.sh
 
 test: setup
-	bash scripts/test.sh
+	bash scripts/test.sh $(ARGS)
+
+# What CI runs: `make test` from a fresh clone of this commit with an empty HOME and TMPDIR.
+ci:
+	bash .ci/run $(ARGS)
 
 lint:
 	$(BIN)/ruff check src tests scripts benchmarks examples
@@ -26,4 +32,4 @@ docs:
 	$(BIN)/python scripts/gen_rule_docs.py
 
 clean-venv:
-	rm -rf $(VENV)
+	rm -rf $(VENV) .venv-demo

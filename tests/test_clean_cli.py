@@ -77,7 +77,7 @@ class TestClean:
         assert proc.returncode == 2
         assert proc.stdout == b""
         err = proc.stderr.decode()
-        assert err.startswith(f"hintline: cannot read {tmp_path / target}: ")
+        assert err.startswith(f"hintline clean: cannot read {tmp_path / target}: ")
         assert err.count("\n") == 1
 
     def test_binary_and_huge_stdin(self) -> None:
@@ -135,7 +135,7 @@ class TestScrub:
         """A missing file: one line on stderr, exit 2."""
         proc = hintline("scrub", str(tmp_path / "nope"))
         assert proc.returncode == 2
-        assert proc.stderr.decode().startswith("hintline: cannot read ")
+        assert proc.stderr.decode().startswith("hintline scrub: cannot read ")
 
 
 def test_version_names_engine() -> None:

@@ -6,16 +6,13 @@ the failure, and for system faults :class:`Retry` says whether retrying can help
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 __all__ = ["KIND", "RETRY", "Category", "Kind", "Retry"]
 
 
-class _StrEnum(str, Enum):
-    """A ``str`` enum that prints as its value (``enum.StrEnum`` exists only from 3.11)."""
-
-    def __str__(self) -> str:
-        return str(self.value)
+class _StrEnum(StrEnum):
+    """A ``str`` enum that prints as its value."""
 
 
 class Kind(_StrEnum):

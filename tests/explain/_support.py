@@ -8,7 +8,7 @@ import logging
 import sys
 import traceback
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hintline.explain import ChatReply, ChatRequest
@@ -76,7 +76,7 @@ def make_entry(
     )
     return Entry(
         key=key,
-        timestamp=datetime(2026, 11, 30, 6, 0, tzinfo=timezone.utc),
+        timestamp=datetime(2026, 11, 30, 6, 0, tzinfo=UTC),
         level="ERROR",
         component=component,
         message=message,
@@ -184,7 +184,7 @@ def real_python_error(tmp_path: Path) -> RealError:
     text = log_path.read_text()
     entry = Entry(
         key="real-1",
-        timestamp=datetime.now(timezone.utc),
+        timestamp=datetime.now(UTC),
         level="ERROR",
         component="shop.orders",
         message=f"order import failed for {DSN}",

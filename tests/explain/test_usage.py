@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -28,7 +28,7 @@ LOCAL = Configuration(name="local", model="m-local", zone=TrustZone.LOCAL)
 
 def record(i: int, outcome: str = "guess") -> UsageRecord:
     return UsageRecord(
-        at=datetime(2026, 11, 30, 6, i, tzinfo=timezone.utc),
+        at=datetime(2026, 11, 30, 6, i, tzinfo=UTC),
         configuration="local",
         model="tiny",
         zone="local",

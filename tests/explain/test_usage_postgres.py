@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -38,7 +38,7 @@ def test_store_round_trip_and_explain(usage_dsn):
     store = open_store(UsageSettings(dsn=usage_dsn))
     assert isinstance(store, PostgresUsageStore)
     assert store.recent() == []
-    first = UsageRecord(at=datetime(2026, 11, 30, 6, 0, tzinfo=timezone.utc), configuration="a",
+    first = UsageRecord(at=datetime(2026, 11, 30, 6, 0, tzinfo=UTC), configuration="a",
                         model="m", zone="local", prompt_tokens=None, completion_tokens=None,
                         duration_ms=5, outcome="timeout", entry_key=None)
     store.record(first)
@@ -61,7 +61,7 @@ def test_usage_command_reads_postgres(usage_dsn, tmp_path, capsys, monkeypatch):
     config = tmp_path / "hintline.toml"
     config.write_text('[usage]\ndsn_env = "HINTLINE_TEST_USAGE_DSN"\n')
     store = PostgresUsageStore(usage_dsn)
-    store.record(UsageRecord(at=datetime(2026, 11, 30, 7, 1, tzinfo=timezone.utc),
+    store.record(UsageRecord(at=datetime(2026, 11, 30, 7, 1, tzinfo=UTC),
                              configuration="team", model="qwen", zone="private_hosted",
                              prompt_tokens=321, completion_tokens=45, duration_ms=900,
                              outcome="guess", entry_key="abc"))

@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -36,7 +36,7 @@ def mixed(tmp_path: Path) -> tuple[Path, int]:
     errors += write_sample_log(old, records=300, error_share=0.1, seed=3)
     with gzip.open(d / "app.log.2.gz", "wb") as f:
         f.write(old.read_bytes())
-    stamp = datetime(2026, 11, 30, 6, 0, tzinfo=timezone.utc).isoformat()
+    stamp = datetime(2026, 11, 30, 6, 0, tzinfo=UTC).isoformat()
     (d / "events.jsonl").write_text(
         json.dumps({"timestamp": stamp, "level": "error", "logger": "svc", "message": "disk /dev/sda1 full"}) + "\n"
         + json.dumps({"timestamp": stamp, "level": "info", "message": "ok"}) + "\n"
@@ -68,7 +68,7 @@ class TestOddFiles:
         out = tmp_path / "g.jsonl"
         r = _cli(str(d), "-o", str(out), "--no-state")
         assert r.returncode == 3, r.stderr
-        assert r.stderr.count("hintline: skipped") == 3
+        assert r.stderr.count("hintline scan: skipped") == 3
         assert "3 input(s) skipped" in r.stdout
         assert out.exists()
 

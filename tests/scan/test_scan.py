@@ -99,6 +99,11 @@ class TestScan:
 
 
 class TestCommand:
+    @pytest.fixture(autouse=True)
+    def _own_cache(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The default checkpoints go under the user's cache directory: this test's own."""
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
     def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "hintline", "scan", *args],

@@ -71,7 +71,7 @@ class TestLiveException:
     def test_exception_group(self) -> None:
         """Group members become ``group`` children of their group."""
         try:
-            raise ExceptionGroup("many", [ValueError("a"), TypeError("b")])  # noqa: F821
+            raise ExceptionGroup("many", [ValueError("a"), TypeError("b")])
         except Exception as exc:
             t = parse_trace(exc)
         assert [(e.type, e.message, e.relation, e.parent) for e in t.exceptions] == [

@@ -186,7 +186,7 @@ class TestUnreadableLog:
             proc.terminate()
             proc.wait(timeout=20)
         text = "".join(lines)
-        assert f"hintline: warning: cannot read {missing}: no such file" in text
+        assert f"hintline serve: warning: cannot read {missing}: no such file" in text
         assert "serving error hints" in text
 
 

@@ -240,7 +240,7 @@ class TestCommandLine:
             )
         assert r.returncode == 2
         assert r.stderr.strip() == (
-            f"hintline: port {port} on 127.0.0.1 is already in use: choose another with --port"
+            f"hintline serve: port {port} on 127.0.0.1 is already in use: choose another with --port"
         )
 
     def test_serve_without_users_explains(self, tmp_path) -> None:

@@ -19,6 +19,9 @@ from hintline.agent._store import GuardStore, InMemoryStore
 from hintline.agent.rootcause import RootCause, Step, Steps
 from hintline.agent.suggest import perhaps_you_meant, suggest_paths
 
+# Named by its public home in tracebacks and hints ("hintline.agent.ToolRefused: …").
+ToolRefused.__module__ = __name__
+
 __all__ = [
     "AgentGuard",
     "Classifier",

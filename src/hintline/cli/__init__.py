@@ -27,7 +27,30 @@ SUBCOMMANDS = (
     "users",
     "mcp",
     "scan",
+    "completion",
 )
+
+# The extra that brings each optional top-level module (pyproject.toml's
+# [project.optional-dependencies]): a subcommand that meets one missing says which extra to
+# install, in one line, with exit status 2.
+EXTRA_OF_MODULE = {
+    "httpx": "explain",
+    "psycopg": "postgres",
+    "psycopg_binary": "postgres",
+    "starlette": "web",
+    "jinja2": "web",
+    "uvicorn": "web",
+    "argon2": "web",
+    "multipart": "web",
+    "python_multipart": "web",
+    "itsdangerous": "web",
+    "tomli_w": "web",
+    "pyarrow": "scan",
+    "mcp": "mcp",
+    "structlog": "structlog",
+    "redis": "redis",
+    "pyspark": "spark",
+}
 
 
 def _version() -> str:
@@ -81,11 +104,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    from hintline.cli._io import error
+    from hintline.exceptions import MissingExtraError
+
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:
-        print("hintline: interrupted", file=sys.stderr)
+        error(args.command, "interrupted")
         return 130
     except BrokenPipeError:
         return 0
+    except MissingExtraError as exc:
+        error(args.command, f"needs the {exc.extra!r} extra: pip install 'hintline[{exc.extra}]'")
+        return 2
+    except ModuleNotFoundError as exc:
+        extra = EXTRA_OF_MODULE.get((exc.name or "").partition(".")[0])
+        if extra is None:
+            raise
+        error(args.command, f"needs the {extra!r} extra ({exc.name} is not installed): "
+              f"pip install 'hintline[{extra}]'")
+        return 2
     return code

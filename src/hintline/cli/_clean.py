@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from hintline.hint import clean
 
     try:
-        data = read_input(args.file, bounded=True)
+        data = read_input(args.file, bounded=True, command="clean")
     except CannotRead as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -56,5 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         write_text(json.dumps(hint_fields(hint), ensure_ascii=False) + "\n")
     else:
-        write_text(hint.text + "\n")
+        from hintline.cli._style import Style, colour_enabled
+
+        write_text(Style(colour_enabled(sys.stdout)).hint(hint.text) + "\n")
     return 0

@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from typing import TYPE_CHECKING
+
+from hintline.cli._io import error
 
 if TYPE_CHECKING:
     from hintline.explain import Explanation, Payload
@@ -62,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Run ``hintline explain``."""
+    import hintline.explain.openai_compatible  # noqa: F401 - the model client: the `explain` extra, said before anything is printed
     from hintline.exceptions import ConfigError, ExplainerUnavailable, ExplainRefused
     from hintline.explain import explain, load_settings
 
@@ -200,6 +202,6 @@ def _entry_dict(entry: Entry) -> dict[str, object]:
 
 
 def _fail(message: str, code: int = EXIT_INPUT) -> int:
-    print(f"hintline explain: {' '.join(message.split())}", file=sys.stderr)
+    error("explain", f"{' '.join(message.split())}")
     return code
 

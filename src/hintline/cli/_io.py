@@ -1,24 +1,41 @@
-"""Reading the input of a subcommand: a file or stdin, with a one-line error on failure."""
+"""Reading the input of a subcommand (a file or stdin) and reporting errors, one line each."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+from collections.abc import Iterator
 
 from hintline.cleaner.bound import read_bounded
 from hintline.scrub import scrub
 
-__all__ = ["CannotRead", "read_input", "write_text"]
+__all__ = ["STDIN_NAME", "CannotRead", "error", "read_input", "spooled_stdin", "write_text"]
+
+STDIN_NAME = "<stdin>"
 
 
 class CannotRead(Exception):
     """The input could not be read; the message is the one line to print."""
 
 
-def read_input(path: str, *, bounded: bool) -> bytes:
+def error(command: str, message: str) -> None:
+    """Print ``hintline COMMAND: message`` on stderr: one line, scrubbed.
+
+    Every subcommand reports its errors this way (argparse's usage errors read the same:
+    ``hintline COMMAND: error: …``).
+    """
+    from hintline.cli._style import Style, colour_enabled
+
+    prefix = Style(colour_enabled(sys.stderr))(f"hintline {command}:", "red", "bold")
+    print(f"{prefix} {scrub(' '.join(str(message).split()))}", file=sys.stderr)
+
+
+def read_input(path: str, *, bounded: bool, command: str = "clean") -> bytes:
     """The bytes of ``path`` (``-``: stdin), bounded to 64 KiB if ``bounded``.
 
     Raises:
-        CannotRead: ``hintline: cannot read FILE: reason`` (scrubbed).
+        CannotRead: ``hintline COMMAND: cannot read FILE: reason`` (scrubbed).
     """
     try:
         if path == "-":
@@ -28,7 +45,32 @@ def read_input(path: str, *, bounded: bool) -> bytes:
             return read_bounded(fh) if bounded else fh.read()
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
-        raise CannotRead(scrub(f"hintline: cannot read {path}: {reason}")) from exc
+        raise CannotRead(scrub(f"hintline {command}: cannot read {path}: {reason}")) from exc
+
+
+@contextlib.contextmanager
+def spooled_stdin(paths: list[str]) -> Iterator[tuple[list[str], dict[str, str]]]:
+    """``paths`` with ``-`` replaced by a file holding standard input.
+
+    The readers of ``logs`` and ``scan`` seek (newest entries first, chunks in parallel), which
+    a pipe cannot, so stdin is copied to a private temporary folder first (alone there, so no
+    rotated sibling is ever found). Yields the paths and ``{spooled path: "<stdin>"}`` for
+    display; the copy is removed on exit.
+    """
+    if "-" not in paths:
+        yield paths, {}
+        return
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="hintline-stdin-")
+    try:
+        spooled = os.path.join(folder, "stdin.log")
+        with open(spooled, "wb") as out:
+            shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
+        yield [spooled if p == "-" else p for p in paths], {spooled: STDIN_NAME}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def write_text(text: str) -> None:

@@ -12,6 +12,9 @@ import sys
 import time
 from typing import Any
 
+from hintline.cli._io import error
+from hintline.cli._style import Style, colour_enabled
+
 __all__ = ["register", "run"]
 
 _EPILOG = """\
@@ -30,7 +33,8 @@ def register(subparsers: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="log files or directories (the logs they hold)")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="log files or directories (the logs they hold); - reads standard input")
     p.add_argument("--limit", "-n", type=int, default=10, help="at most this many entries or groups (10)")
     p.add_argument("--search", "-s", metavar="TEXT", help="only entries whose message, component, class or trace contain TEXT")
     p.add_argument("--since", metavar="TIME", help="ISO time or relative span (30m, 2h, 3d)")
@@ -103,23 +107,25 @@ def _first_line(text: str, width: int = 160) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def _print_entry(entry: Any, hint: Any, label: str, raw: bool, many_files: bool) -> None:
+def _print_entry(
+    entry: Any, hint: Any, label: str, raw: bool, many_files: bool, style: Style
+) -> None:
     from hintline.scrub import scrub
 
     when = entry.timestamp.isoformat(sep=" ", timespec="seconds") if entry.timestamp else "(no time)"
-    head = [label, when, entry.level]
+    head = [style(label, "cyan", "bold"), when, style.level(scrub(entry.level))]
     if entry.component:
-        head.append(entry.component)
+        head.append(scrub(entry.component))
     if entry.exception_type:
-        head.append(entry.exception_type)
-    print(scrub("  ".join(head)))
+        head.append(style(scrub(entry.exception_type), "bold"))
+    print("  ".join(head))
     if entry.message:
         print(scrub("    " + _first_line(entry.message)))
-    print(scrub("    " + hint.text))
+    print("    " + style.hint(scrub(hint.text)))
     tail = f"    key {entry.key}"
     if many_files:
         tail += f"  in {entry.source}"
-    print(scrub(tail))
+    print(style(scrub(tail), "dim"))
     if raw:
         for line in entry.raw.splitlines():
             print(scrub("    | " + line))
@@ -127,15 +133,16 @@ def _print_entry(entry: Any, hint: Any, label: str, raw: bool, many_files: bool)
 
 def run(args: argparse.Namespace) -> int:
     """Run ``hintline logs``; return the exit code."""
+    from hintline.cli._io import spooled_stdin
     from hintline.logs import LogFormatError, group, hint_for, iter_newest, read
     from hintline.logs._levels import LEVEL_RANKS
     from hintline.scrub import scrub
 
     if args.limit < 1:
-        print("hintline logs: --limit must be at least 1", file=sys.stderr)
+        error("logs", "--limit must be at least 1")
         return 2
     if args.level.upper() not in LEVEL_RANKS:
-        print(f"hintline logs: unknown level {args.level!r}", file=sys.stderr)
+        error("logs", f"unknown level {args.level!r}")
         return 2
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     meter = _Progress() if show else None
@@ -144,24 +151,33 @@ def run(args: argparse.Namespace) -> int:
         "min_level": args.level.upper(), "rotated": args.rotated, "progress": meter,
     }
     try:
-        if args.group:
-            groups = group(iter_newest(args.paths, **options))[: args.limit]
-            entries: list[Any] = []
-        else:
-            entries = read(args.paths, limit=args.limit, **options)
-            groups = []
+        with spooled_stdin(list(args.paths)) as (paths, names):
+            if args.group:
+                groups = group(iter_newest(paths, **options))[: args.limit]
+                entries: list[Any] = []
+            else:
+                entries = read(paths, limit=args.limit, **options)
+                groups = []
     except (OSError, LogFormatError, ValueError) as exc:
         if meter:
             meter.close()
         message = str(exc) if not isinstance(exc, OSError) or not exc.filename else f"{exc.filename}: {exc.strerror}"
-        print(scrub(f"hintline logs: {message}"), file=sys.stderr)
+        error("logs", f"{message}")
         return 2
     if meter:
         meter.close()
     if not entries and not groups:
-        print("hintline logs: no error entries" + (" match" if args.search or args.since or args.until else ""),
-              file=sys.stderr)
+        error("logs", "no error entries" + (" match" if args.search or args.since or args.until else ""))
         return 1
+    if names:  # name standard input "<stdin>", not its temporary copy
+        import dataclasses
+
+        def renamed(e: Any) -> Any:
+            return dataclasses.replace(e, source=names.get(e.source, e.source))
+
+        entries = [renamed(e) for e in entries]
+        groups = [dataclasses.replace(g, example=renamed(g.example)) for g in groups]
+    style = Style(colour_enabled(sys.stdout) and not args.json)
     many = len(args.paths) > 1 or len({e.source for e in entries} | {g.example.source for g in groups}) > 1
     if groups:
         for g in groups:
@@ -175,16 +191,16 @@ def run(args: argparse.Namespace) -> int:
                 continue
             first = g.first_seen.isoformat(sep=" ", timespec="seconds") if g.first_seen else "?"
             last = g.last_seen.isoformat(sep=" ", timespec="seconds") if g.last_seen else "?"
-            print(f"{g.count}×  fingerprint {g.fingerprint}  first {first}  last {last}")
+            print(f"{style(f'{g.count}×', 'bold')}  fingerprint {g.fingerprint}  first {first}  last {last}")
             outer = g.example.trace.outermost
             if outer is not None and outer.type and outer.type != g.example.exception_type:
                 print(scrub(f"    raised as {outer.type}, root cause {g.example.exception_type}"))
-            _print_entry(g.example, g.hint, "    newest:", args.raw, many)
+            _print_entry(g.example, g.hint, "    newest:", args.raw, many, style)
         return 0
     for index, entry in enumerate(entries):
         hint = hint_for(entry)
         if args.json:
             print(json.dumps(_entry_json(entry, hint, index, args.raw), ensure_ascii=False))
         else:
-            _print_entry(entry, hint, f"[{index}]", args.raw, many)
+            _print_entry(entry, hint, f"[{index}]", args.raw, many, style)
     return 0

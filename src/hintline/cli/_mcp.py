@@ -9,7 +9,6 @@ Exit status: 0 when the client closes the connection; 2 when the ``mcp`` extra i
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 __all__ = ["register", "run"]
@@ -28,10 +27,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: Any) -> int:
     """Serve until the client disconnects."""
-    try:
-        from hintline.integrations.mcp import build_server
-    except ImportError as exc:
-        print(f"hintline mcp: {exc}", file=sys.stderr)
-        return 2
+    from hintline.integrations.mcp import build_server  # the `mcp` extra (cli.main says so)
+
     build_server().run("stdio")
     return 0

@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from hintline.cli._io import error
+
 __all__ = ["register", "rule_fields", "run"]
 
 
@@ -41,7 +43,6 @@ def rule_fields(rule: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Print the table; exit 2 for an unknown category."""
-    import sys
 
     from hintline.categories import Category
     from hintline.cli._io import write_text
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     selected = list(RULES)
     if args.category:
         if args.category not in {c.value for c in Category}:
-            print(f"hintline: unknown category {scrub(args.category)!r}", file=sys.stderr)
+            error("rules", f"unknown category {args.category!r}")
             return 2
         selected = [r for r in selected if r.category == args.category]
     if args.json:

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from hintline.scrub import scrub
 
     try:
-        data = read_input(args.file, bounded=False)
+        data = read_input(args.file, bounded=False, command="scrub")
     except CannotRead as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -6,6 +6,8 @@ import argparse
 import errno
 import sys
 
+from hintline.cli._io import error
+
 __all__ = ["register", "run", "startup_warnings"]
 
 _WILDCARDS = ("0.0.0.0", "::", "")
@@ -13,7 +15,14 @@ _WILDCARDS = ("0.0.0.0", "::", "")
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``serve`` subcommand."""
-    p = sub.add_parser("serve", help="serve the administrator-only error hints page")
+    p = sub.add_parser(
+        "serve",
+        help="serve the administrator-only error hints page",
+        description="Serve the error hints page for the given logs: their newest errors with "
+        "hints, and a model's explanation on request, for the users of the users file (add one "
+        "with `hintline users add NAME --role admin`). Needs the web extra: "
+        "pip install 'hintline[web]'.",
+    )
     p.add_argument("paths", nargs="+", metavar="LOG", help="log files to list errors from")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
@@ -81,39 +90,32 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     from pathlib import Path
 
-    try:
-        import uvicorn
+    import uvicorn  # the `web` extra, like the imports below (cli.main says so when missing)
 
-        from hintline.web import Settings, create_app
-        from hintline.web._app import server_options
-        from hintline.web._users import UserStore, default_users_path
-    except ImportError as exc:
-        print(f"hintline: {exc}", file=sys.stderr)
-        return 2
     from hintline.exceptions import ConfigError
+    from hintline.web import Settings, create_app
+    from hintline.web._app import server_options
+    from hintline.web._users import UserStore, default_users_path
 
     users_path = default_users_path(args.users)
     try:
         names = UserStore(users_path).check()
     except ConfigError as exc:
-        print(f"hintline: {exc}", file=sys.stderr)
+        error("serve", str(exc))
         return 2
     if not names and not args.trusted_user_header:
-        print(
-            f"hintline: no users in {users_path}: add one with `hintline users add NAME --role admin`",
-            file=sys.stderr,
-        )
+        error("serve", f"no users in {users_path}: add one with `hintline users add NAME --role admin`")
         return 2
     from hintline.web._service import readable_paths
 
     readable, unreadable = readable_paths(args.paths)
     for warning in unreadable:
-        print(f"hintline: warning: {warning}", file=sys.stderr)
+        print(f"hintline serve: warning: {warning}", file=sys.stderr)
     if not readable:
-        print("hintline: warning: no log can be read yet: the page will say so", file=sys.stderr)
+        print("hintline serve: warning: no log can be read yet: the page will say so", file=sys.stderr)
     problem = _port_free(args.host, args.port)
     if problem:
-        print(f"hintline: {problem}", file=sys.stderr)
+        error("serve", problem)
         return 2
     https = bool(args.ssl_certfile)
     settings = Settings(
@@ -130,14 +132,14 @@ def run(args: argparse.Namespace) -> int:
         trusted_proxies=tuple(args.trusted_proxy),
     )
     for warning in startup_warnings(args):
-        print(f"hintline: {warning}", file=sys.stderr)
+        print(f"hintline serve: {warning}", file=sys.stderr)
     try:
         app = create_app(settings)
     except ConfigError as exc:
-        print(f"hintline: {exc}", file=sys.stderr)
+        error("serve", str(exc))
         return 2
     scheme = "https" if https else "http"
-    print(f"hintline: serving error hints on {scheme}://{args.host}:{args.port}/", file=sys.stderr)
+    print(f"hintline serve: serving error hints on {scheme}://{args.host}:{args.port}/", file=sys.stderr)
     uvicorn.run(
         app,
         host=args.host,

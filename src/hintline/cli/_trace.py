@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from hintline.cli._io import error
+
 __all__ = ["register", "run"]
 
 
@@ -84,12 +86,12 @@ def run(args: argparse.Namespace) -> int:
     from hintline.traces import parse_trace
 
     if args.limit < 0:
-        print("hintline trace: --limit must be 0 or more", file=sys.stderr)
+        error("trace", "--limit must be 0 or more")
         return 2
     try:
         data = _read(args.file)
     except OSError as exc:
-        print(f"hintline trace: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        error("trace", f"cannot read {args.file}: {exc.strerror or exc}")
         return 2
     trace = parse_trace(
         data,
@@ -99,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         exclude=tuple(args.exclude),
     )
     if not trace.exceptions:
-        print("hintline trace: no stack trace found", file=sys.stderr)
+        error("trace", "no stack trace found")
         return 1
     if args.limit:
         trace = trace.limited(args.limit)

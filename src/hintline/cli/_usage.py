@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+
+from hintline.cli._io import error
 
 __all__ = ["register", "run"]
 
@@ -31,13 +32,13 @@ def run(args: argparse.Namespace) -> int:
     from hintline.explain import load_settings, open_usage_store
 
     if args.limit < 1:
-        print("hintline usage: --limit must be 1 or more", file=sys.stderr)
+        error("usage", "--limit must be 1 or more")
         return 1
     try:
         store = open_usage_store(load_settings(args.config).usage)
         records = store.recent(args.limit)
     except ConfigError as exc:
-        print(f"hintline usage: {' '.join(str(exc).split())}", file=sys.stderr)
+        error("usage", f"{' '.join(str(exc).split())}")
         return 1
     if args.json:
         for record in records:

@@ -6,23 +6,37 @@ import argparse
 import getpass
 import sys
 
+from hintline.cli._io import error
+
 __all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``users`` subcommand."""
-    p = sub.add_parser("users", help="manage the users of the web page")
+    p = sub.add_parser(
+        "users",
+        help="manage the users of the web page",
+        description="Add, remove or list the users of the error hints page (`hintline serve`); "
+        "passwords are stored as argon2 hashes. Needs the web extra: pip install 'hintline[web]'.",
+    )
     p.add_argument("--users", help="users file (default: see the README)")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    add = actions.add_parser("add", help="add or replace a user (prompts for the password)")
+    add = actions.add_parser(
+        "add",
+        help="add or replace a user (prompts for the password)",
+        description="Add a user, or replace one of that name; the password is asked twice on a "
+        "terminal, else read from the first line of standard input.",
+    )
     add.add_argument("name")
     add.add_argument("--role", choices=("admin", "viewer"), default="viewer")
     add.add_argument(
         "--password-stdin", action="store_true", help="read the password from standard input"
     )
-    rm = actions.add_parser("remove", help="remove a user")
+    rm = actions.add_parser("remove", help="remove a user", description="Remove a user.")
     rm.add_argument("name")
-    actions.add_parser("list", help="list the users and their roles")
+    actions.add_parser(
+        "list", help="list the users and their roles", description="List the users and their roles."
+    )
     p.set_defaults(func=run)
 
 
@@ -37,12 +51,9 @@ def _password(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the users action."""
-    try:
-        from hintline.exceptions import ConfigError
-        from hintline.web._users import UserStore, default_users_path
-    except ImportError as exc:
-        print(f"hintline: {exc}", file=sys.stderr)
-        return 2
+    from hintline.exceptions import ConfigError
+    from hintline.web._users import UserStore, default_users_path  # the `web` extra
+
     store = UserStore(default_users_path(args.users))
     try:
         if args.action == "add":
@@ -52,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{user.name}: {user.role} (in {store.path}{note})")
         elif args.action == "remove":
             if not store.remove(args.name):
-                print(f"hintline: no user {args.name!r} in {store.path}", file=sys.stderr)
+                error("users", f"no user {args.name!r} in {store.path}")
                 return 1
             print(f"removed {args.name} (a running page ends their sessions on their next request)")
         else:
@@ -60,6 +71,6 @@ def run(args: argparse.Namespace) -> int:
                 found = store.get(name)
                 print(f"{name}\t{found.role if found else 'invalid role'}")
     except (ConfigError, ValueError, OSError) as exc:
-        print(f"hintline: {exc}", file=sys.stderr)
+        error("users", f"{exc}")
         return 2
     return 0

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import os
-import sys
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,11 +45,6 @@ from urllib.parse import urlsplit
 
 from hintline.exceptions import ConfigError
 from hintline.explain._zones import TrustZone, default_zone
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 __all__ = [
     "DEFAULT_BASE_URL",

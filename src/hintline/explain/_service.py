@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hintline.exceptions import (
@@ -162,7 +162,7 @@ def explain(
     store = usage if usage is not None else open_usage_store(
         settings.usage if settings else UsageSettings()
     )
-    started_at = datetime.now(timezone.utc)
+    started_at = datetime.now(UTC)
     start = time.perf_counter()
     reply: ChatReply | None = None
     outcome = "error"

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -155,7 +155,7 @@ class SqliteUsageStore:
 def _row(record: UsageRecord) -> tuple[datetime, str, str, str, str, int | None, int | None,
                                          int, str, str | None]:
     return (
-        record.at.astimezone(timezone.utc),
+        record.at.astimezone(UTC),
         record.feature,
         record.configuration,
         record.model,
@@ -172,7 +172,7 @@ def _record(row: Sequence[object]) -> UsageRecord:
     at = row[0]
     assert isinstance(at, datetime)
     if at.tzinfo is None:
-        at = at.replace(tzinfo=timezone.utc)
+        at = at.replace(tzinfo=UTC)
     return UsageRecord(
         at=at,
         feature=str(row[1]),

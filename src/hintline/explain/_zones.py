@@ -49,7 +49,7 @@ class DataClass(int, Enum):
         return self.label
 
 
-class TrustZone(str, Enum):
+class TrustZone(str, Enum):  # noqa: UP042 - its str() and format() stay what callers print
     """Where a provider runs, and so the most sensitive :class:`DataClass` it may receive."""
 
     LOCAL = "local"

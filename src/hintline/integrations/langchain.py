@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
-
-from typing_extensions import NotRequired
+from typing import Annotated, Any, NotRequired
 
 from hintline.agent import AgentGuard
 from hintline.exceptions import MissingExtraError

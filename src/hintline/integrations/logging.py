@@ -9,7 +9,9 @@
 :class:`HintFilter` sets ``record.hint`` (``"Hint: …"``), ``record.hint_category`` and
 ``record.hint_key`` on records with exception info or at ERROR and above, and empty values on
 the others, so format strings may always name ``%(hint)s``. :class:`HintFormatter` appends the
-hint as a last line. Both only call :func:`hintline.clean`; neither ever raises into the
+hint as a last line and scrubs everything it emits: the formatted message, the traceback, any
+extra field the format string names (``scrub=False`` opts out). Both only call
+:func:`hintline.clean` and :func:`hintline.scrub.scrub`; neither ever raises into the
 application's logging call.
 """
 
@@ -19,7 +21,7 @@ import logging
 from typing import Any
 
 from hintline.hint import Hint, clean
-from hintline.scrub import scrub
+from hintline.scrub import scrub as _scrub
 
 __all__ = ["HintFilter", "HintFormatter", "hint_for_record"]
 
@@ -78,21 +80,33 @@ class HintFilter(logging.Filter):
 
 
 class HintFormatter(logging.Formatter):
-    """A formatter that appends the record's hint (``Hint: …``) as the last line, when it has one.
+    """A formatter that appends the record's hint (``Hint: …``) as the last line, when it has one,
+    and scrubs the whole text it returns.
 
     Works with or without :class:`HintFilter` (it computes the hint itself if needed). Any
-    arguments of :class:`logging.Formatter` are accepted, plus ``min_level``.
+    arguments of :class:`logging.Formatter` are accepted, plus ``min_level`` and ``scrub``.
+
+    Args:
+        min_level: records at this level or above get a hint even without exception info.
+        scrub: scrub everything the formatter returns (message, arguments, traceback, stack,
+            extra fields), the default; ``False`` scrubs only the hint line (it always is).
 
     .. versionadded:: 0.1
+    .. versionchanged:: 0.1.0 the whole output is scrubbed unless ``scrub=False``
     """
 
-    def __init__(self, *args: Any, min_level: int = logging.ERROR, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, min_level: int = logging.ERROR, scrub: bool = True, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.min_level = min_level
+        self.scrub = scrub
 
     def format(self, record: logging.LogRecord) -> str:
-        """Format as usual, then add the hint line."""
+        """Format as usual, scrub it whole, then add the hint line."""
         _annotate(record, self.min_level)
         text = super().format(record)
+        if self.scrub:
+            text = _scrub(text)
         hint = getattr(record, "hint", "")
-        return f"{text}\n{scrub(hint)}" if hint else text
+        return f"{text}\n{_scrub(hint)}" if hint else text

@@ -12,6 +12,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from hintline.exceptions import HintlineError
+from hintline.logs._container import CONTAINER_FORMATS
+from hintline.logs._container import sniff as sniff_container
 from hintline.logs._json import parse_json_record
 from hintline.logs._levels import numbers_at_least, words_at_least
 from hintline.logs._model import Entry
@@ -24,6 +26,7 @@ __all__ = ["FORMATS", "LogFormatError", "build_entry", "detect_format", "parse_r
 
 FORMATS = (
     "python", "jsonl", "logback", "log4j", "journald", "monolog", "typo3", "plain", *SYSTEM_FORMATS,
+    *CONTAINER_FORMATS,
 )
 """Every format name that ``format=`` / ``--format`` accepts."""
 
@@ -51,6 +54,8 @@ def _sniff(lines: list[str]) -> str | None:
     lines = [ln for ln in lines if ln.strip()]
     if not lines:
         return "plain"
+    if (container := sniff_container(lines)) is not None:
+        return container
     objects = sum(ln.lstrip().startswith("{") for ln in lines)
     # JSON lines, or JSON lines each followed by a raw traceback (structlog over stdlib logging)
     if objects >= max(1, len(lines) * 0.6) or (lines[0].lstrip().startswith("{") and objects >= len(lines) * 0.15):
@@ -150,7 +155,7 @@ def wanted_pattern(fmt: str, min_rank: int) -> Prefilter | None:
         trace_keys = r'"(?:exc_info|exception|stack_trace|stacktrace|exc_text|traceback|stack|error|err)"'
         pattern = rf'{level_keys}\s*:\s*(?:"(?i:{alternation})(?:[+-]\d+)?"|(?:{nums})\b)|{trace_keys}\s*:'
         return Prefilter(re.compile(pattern.encode()))
-    if fmt in ("journald", "plain") or fmt in SYSTEM_START:
+    if fmt in ("journald", "plain", *CONTAINER_FORMATS) or fmt in SYSTEM_START:
         return None  # journald merges entries; plain records may carry a trace without a level
     # Upper-case level words the library prints: found by bytes.find on the shortest spelling of
     # each (ERR finds ERROR). Fewer words, fewer passes over each block.

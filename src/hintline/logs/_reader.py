@@ -8,9 +8,11 @@ import os
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from hintline.logs._container import CONTAINER_FORMATS
+from hintline.logs._container import records as container_records
 from hintline.logs._formats import (
     LogFormatError,
     build_entry,
@@ -39,7 +41,7 @@ PathArg = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(bytes_done, bytes_total)`` while files are read."""
 
-_EPOCH = datetime.min.replace(tzinfo=timezone.utc)
+_EPOCH = datetime.min.replace(tzinfo=UTC)
 # Records of different threads reach a file slightly out of order: keep reading this far past
 # ``since`` before giving up on older records.
 _SINCE_SLACK = timedelta(minutes=5)
@@ -166,6 +168,15 @@ def _entries(
 ) -> Iterator[Entry]:
     source = str(path)
     reference = _reference(path)
+    if fmt in CONTAINER_FORMATS:  # read forward, like journald: records span many lines
+        with open_binary(path) as f:
+            lines = (_decode(x) for x in _counted(forward_lines(f), progress))
+            built = [
+                build_entry(parsed, raw, source, fmt)
+                for parsed, raw in container_records(lines, fmt, min_rank=min_rank, reference=reference)
+            ]
+        yield from (reversed(built) if reverse else built)
+        return
     if fmt == "journald":
         with open_binary(path) as f:
             lines = (_decode(x) for x in _counted(forward_lines(f), progress))
@@ -266,7 +277,7 @@ def iter_newest(
 
     def newest_of(group: list[tuple[Path, str]]) -> Iterator[Entry]:
         for path, fmt in group:
-            compressed = is_gzip(path) or fmt == "journald"
+            compressed = is_gzip(path) or fmt == "journald" or fmt in CONTAINER_FORMATS
             stream = _entries(path, fmt, min_rank, reverse=not compressed, progress=tick)
             if compressed:
                 window: deque[Entry] = deque(maxlen=keep)

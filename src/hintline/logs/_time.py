@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 __all__ = ["parse_bound", "parse_timestamp"]
 
@@ -34,7 +34,7 @@ def _tz(text: str | None) -> timezone | None:
     if not text:
         return None
     if text in ("Z", "z", "UTC", "GMT"):
-        return timezone.utc
+        return UTC
     sign = -1 if text[0] == "-" else 1
     digits = text[1:].replace(":", "")
     return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:4])))
@@ -103,7 +103,7 @@ def from_epoch(value: float) -> datetime | None:
             value /= 1e6
         elif value > 1e11:
             value /= 1e3
-        return datetime.fromtimestamp(value, tz=timezone.utc)
+        return datetime.fromtimestamp(value, tz=UTC)
     except (ValueError, OverflowError, OSError):
         return None
 
@@ -120,7 +120,7 @@ def parse_bound(text: str | datetime | timedelta | None, *, now: datetime | None
     """
     if text is None:
         return None
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     if isinstance(text, datetime):
         return _aware(text)
     if isinstance(text, timedelta):

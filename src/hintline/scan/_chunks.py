@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from hintline.logs._container import CONTAINER_FORMATS
 from hintline.logs._formats import (
     LogFormatError,
     build_entry,
@@ -33,6 +34,8 @@ from hintline.logs._source import forward_block_records, is_gzip
 
 __all__ = ["Chunk", "plan_chunks", "read_chunk"]
 
+# read whole, forward: their records span lines the chunk aligner cannot see
+STREAMED = frozenset({"journald", *CONTAINER_FORMATS})
 _ALIGN_WINDOW = 4 << 20
 """How far past a cut point a record start is looked for before the cut is dropped."""
 
@@ -158,7 +161,7 @@ def plan_chunks(
                 continue
             base = base or kind
             first = (starts or {}).get(os.path.abspath(path), 0)
-            if is_gzip(path) or kind == "journald" or (st.st_size <= chunk_bytes and first == 0):
+            if is_gzip(path) or kind in STREAMED or (st.st_size <= chunk_bytes and first == 0):
                 chunks.append(Chunk(str(path), kind, 0, -1, st.st_size, st.st_mtime_ns))
                 continue
             cuts = [first]
@@ -232,7 +235,7 @@ def read_chunk(
     it (``"path: why"``).
     """
     path = Path(chunk.path)
-    if chunk.end < 0 and chunk.fmt == "journald":
+    if chunk.end < 0 and chunk.fmt in STREAMED:
         yield from iter_entries(path, format=chunk.fmt, min_level=min_level)
         return
     rank = level_rank(min_level)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from hintline.fingerprint import first_variable, key_template
@@ -34,7 +34,7 @@ def instant(ts: datetime) -> str:
     Files in different time zones (``+01:00`` and ``Z``) compare correctly as text, and the
     fixed width keeps ``.5`` seconds after whole ones.
     """
-    return ts.astimezone(timezone.utc).isoformat(timespec="microseconds")
+    return ts.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 @dataclass(slots=True)

@@ -10,7 +10,7 @@ import html
 import json
 import os
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hintline.exceptions import MissingExtraError
@@ -144,7 +144,7 @@ def write_html(
     rows = tally.rows()
     shown = rows[:top]
     rest = rows[top:]
-    made = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    made = datetime.now(UTC).isoformat(timespec="seconds")
     cats = "".join(f"<tr><td>{e(c)}</td><td class=n>{n}</td></tr>" for c, n in tally.categories()[:10])
     by_count = "".join(_row(r, e) for r in shown)
     newest = sorted(shown, key=lambda r: r.last_seen or "", reverse=True)

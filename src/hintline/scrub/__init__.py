@@ -17,6 +17,9 @@ own with :class:`Scrubber`.
 
 from __future__ import annotations
 
+import sys
+import types
+
 from hintline._deferred import deferred_checks
 from hintline.scrub._model import MASK, ScrubResult, SecretPattern
 from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
@@ -59,3 +62,17 @@ def scrub_report(text: str | bytes) -> ScrubResult:
     that something was masked and what. Never raises.
     """
     return _DEFAULT.report(text)
+
+
+class _CallablePackage(types.ModuleType):
+    """``hintline.scrub`` is this package (``hintline.scrub.Scrubber``, ``hintline.scrub.SECRETS``)
+    however it was imported; calling the package calls :func:`scrub`, so code written as
+    ``hintline.scrub(text)`` keeps working. Typed code calls ``hintline.scrub.scrub(text)`` or
+    ``from hintline.scrub import scrub``: a type checker sees a package, which it cannot call.
+    """
+
+    def __call__(self, text: str | bytes) -> str:
+        return _DEFAULT.scrub(text)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

@@ -15,16 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from hintline.exceptions import ConfigError, MissingExtraError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 try:
     import tomli_w
