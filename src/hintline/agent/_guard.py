@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from hintline.agent._classify import Classifier, classify, is_blip, retry_after
-from hintline.agent._outcome import Failure, Outcome, _bound, canonical_args
+from hintline.agent._outcome import Failure, Outcome, canonical_args
 from hintline.agent._policy import GuardPolicy
 from hintline.agent._store import Attempt, GuardState, GuardStore, InMemoryStore, JSONDict
 from hintline.agent.suggest import perhaps_you_meant
@@ -45,7 +45,7 @@ from hintline.exceptions import (
     TooManyConsecutiveErrors,
 )
 from hintline.hint import Hint, clean
-from hintline.scrub import scrub
+from hintline.scrub import scrub, scrub_cut
 
 __all__ = ["AgentGuard", "Failure", "Outcome", "canonical_args"]
 
@@ -232,7 +232,7 @@ class AgentGuard:
                 recent = h[-max(4, k + limit) :]
                 lines = [f"{message} Stopped after {limit} warnings.", "Recent calls, in order:"]
                 lines += [
-                    f"{i}. {t}({_bound(a, _ARGS_SHOWN)})" for i, (t, a) in enumerate(recent, 1)
+                    f"{i}. {t}({scrub_cut(a, _ARGS_SHOWN)})" for i, (t, a) in enumerate(recent, 1)
                 ]
                 return None, "\n".join(lines)
             return "[hintline] " + message, None
@@ -297,7 +297,7 @@ class AgentGuard:
     def _record(self, args: Mapping[str, object] | str | None, failure: Failure) -> None:
         tool, hint, content = failure.tool, failure.hint, failure.content
         fingerprint = canonical_args(args)
-        shown_args = scrub(_bound(fingerprint, _ARGS_SHOWN))
+        shown_args = scrub_cut(fingerprint, _ARGS_SHOWN)  # scrubbed whole, then cut
         threshold = self.policy.max_consecutive_errors
 
         def change(state: GuardState) -> str | None:
@@ -330,7 +330,7 @@ class AgentGuard:
 
     def _content(self, hint: Hint, error: BaseException | str) -> str:
         if hint.kind is Kind.POLICY:
-            return _bound(f"{hint.text} {POLICY_SUFFIX}", self.policy.max_result_chars)
+            return scrub_cut(f"{hint.text} {POLICY_SUFFIX}", self.policy.max_result_chars)
         lines = [hint.text]
         if isinstance(error, BaseException):
             notes = getattr(error, "__notes__", None)
@@ -345,7 +345,7 @@ class AgentGuard:
                 suggestion = perhaps_you_meant(filename)
                 if suggestion and suggestion not in lines:
                     lines.append(suggestion)
-        return _bound("\n".join(lines), self.policy.max_result_chars)
+        return scrub_cut("\n".join(lines), self.policy.max_result_chars)  # notes are raw text
 
     def retry_delay(self, failure: Failure, error: BaseException | str, attempt: int) -> float | None:
         """Seconds to wait before retry number ``attempt`` (0-based) of a system failure, or

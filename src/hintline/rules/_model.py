@@ -53,7 +53,8 @@ class Rule:
           ``'x'``, ``"x"``, ```x```, ``(x)``, ``[x]``, ``{x}``, ``<x>``, ``‘x’``, ``“x”``);
        d. a composite ``a, b`` (or ``(a, b)``) gives its first column ``a`` (quotes stripped
           again: ``("a", "b")`` gives ``a``);
-       e. the value is cut to 64 characters.
+       e. a value about to be cut (step d or e) is first passed whole through
+          :func:`hintline.scrub.scrub`; then it is cut to 64 characters (never inside ``***``).
 
     2. ``text = "Hint: " + hint.format(**values)``. Whitespace (newlines included) is collapsed
        to single spaces, the text goes through :func:`hintline.scrub.scrub`, and it is cut to

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, cast
 
 from hintline.logs import Entry, entry_fingerprint, hint_for
-from hintline.scrub import scrub
+from hintline.scrub import cut_scrubbed, scrub
 
 __all__ = ["GroupRow", "Tally", "tally_entries"]
 
@@ -132,6 +132,12 @@ def _neg(text: str) -> tuple[int, ...]:
     return tuple(-ord(c) for c in text)
 
 
+_EXAMPLE = 4000
+"""A group's example keeps this many characters of the entry (scrubbed first)."""
+_EXAMPLE_MARGIN = 4096
+"""Read past the cut, so that a secret (a DSN, a PEM block) starting before it is seen whole."""
+
+
 def tally_entries(entries: Iterable[Entry]) -> Tally:
     """Clean, fingerprint and count entries.
 
@@ -176,7 +182,9 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
             key=hint.key,
             hint=hint.text,
             exception_type=scrub_once(entry.exception_type) if entry.exception_type else None,
-            example=entry.raw[:4000],  # scrubbed below, once the group's example is known
+            # scrubbed whole below (once the group's example is known), then cut to _EXAMPLE:
+            # the margin lets a secret that starts before the cut be recognised whole
+            example=entry.raw[: _EXAMPLE + _EXAMPLE_MARGIN],
             example_source=scrub_once(entry.source),
             example_order=order,
         )
@@ -185,5 +193,5 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
         else:
             mine.absorb(row)
     for row in tally.groups.values():
-        row.example = scrub(row.example)
+        row.example = cut_scrubbed(scrub(row.example), _EXAMPLE, "")
     return tally

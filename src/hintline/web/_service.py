@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hintline.logs import Entry, entry_fingerprint, hint_for
-from hintline.scrub import scrub
+from hintline.scrub import cut_scrubbed, scrub
 
 __all__ = ["EntryView", "HintResult", "Listing", "explain_key", "list_entries", "recent_usage"]
 
@@ -66,7 +66,7 @@ def _view(entry: Entry, count: int = 1) -> EntryView:
         level=_s(entry.level),
         component=_s(entry.component or ""),
         exception_type=_s(entry.exception_type or ""),
-        message=_s(entry.message)[:500],
+        message=cut_scrubbed(_s(entry.message), 500),  # scrubbed whole, then cut
         hint=hint_for(entry).text,
         count=count,
     )
