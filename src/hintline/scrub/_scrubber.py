@@ -50,6 +50,19 @@ class _Branch:
     reach: int | None
     pattern: str
     trigger: str
+    lines: int = 1
+
+    def end(self, text: str, stop: int) -> int:
+        """How far a match starting before ``stop`` (a line's end) may run: the text's end
+        for a multiline pattern, else the end of its ``lines``-th line."""
+        if self.multiline:
+            return len(text)
+        for _ in range(self.lines - 1):
+            if stop >= len(text):
+                break
+            nxt = text.find("\n", stop + 1)
+            stop = len(text) if nxt < 0 else nxt
+        return stop
 
     @functools.cached_property
     def regex(self) -> re.Pattern[str]:
@@ -100,7 +113,7 @@ class Scrubber:
         patterns = (*self.extra_patterns, *table)
         object.__setattr__(self, "patterns", patterns)
         branches = tuple(
-            _Branch(i, p.name, p.groups, p.multiline, p.reach, p.pattern, p.trigger)
+            _Branch(i, p.name, p.groups, p.multiline, p.reach, p.pattern, p.trigger, p.lines)
             for i, p in enumerate(patterns)
         )
         object.__setattr__(self, "_branches", branches)
@@ -244,9 +257,8 @@ def _merge(
     again for a branch none of whose triggers lies past the text already consumed: a trigger
     ends inside every match of its pattern.
     """
-    n = len(text)
     heads: list[tuple[re.Match[str] | None, _Branch]] = [
-        (b.regex.search(text, start, n if b.multiline else stop), b) for b, start in branches
+        (b.regex.search(text, start, b.end(text, stop)), b) for b, start in branches
     ]
     while True:
         best: tuple[re.Match[str], _Branch] | None = None
@@ -263,7 +275,7 @@ def _merge(
                 if m is None or m.start() >= pos
                 else None
                 if last_end is not None and last_end[b.index] <= pos
-                else b.regex.search(text, pos, n if b.multiline else max(stop, pos)),
+                else b.regex.search(text, pos, b.end(text, max(stop, pos))),
                 b,
             )
             for m, b in heads
