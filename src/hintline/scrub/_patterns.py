@@ -76,16 +76,18 @@ def _wrapped(first: str, group: str) -> str:
     one value.
     """
     rest = r"[A-Za-z._~+/-]*[0-9][A-Za-z0-9._~+/-]*=*"
+    br = r"(?:\r?\n|(?:\\r)?\\n)"  # a line break, or its escape inside a JSON string
     return (
-        rf"(?:(?P<{group}_wrapped>{first}{{20,}}=*\r?\n[ \t]*{rest})"
-        r"[\"'`,;)\]}]*[ \t]*(?:\r?\n|$)"
+        rf"(?:(?P<{group}_wrapped>{first}{{20,}}=*{br}[ \t]*{rest})"
+        rf"[\"'`,;)\]}}]*[ \t]*(?:{br}|$)"
         rf"|(?P<{group}>{first}+=*))"
     )
 
 
 def _key_value(names: tuple[str, ...]) -> SecretPattern:
     name = name_regex(names)
-    sep = r"(?:\s{0,16}={1,2}>?\s*|\s{0,16}:\s*(?![A-Za-z]+\s+[a-z]))"  # `: word word` is prose
+    # `: word word` is prose; `\n` escapes count as space (pretty JSON inside a JSON string)
+    sep = r"(?:\s{0,16}={1,2}>?\s*|\s{0,16}:(?:\s|\\[nrt])*(?![A-Za-z]+\s+[a-z]))"
     return SecretPattern(
         name="key-value",
         trigger=name_trigger(names),
@@ -112,6 +114,7 @@ def _key_value(names: tuple[str, ...]) -> SecretPattern:
             "//registry.npmjs.org/:_authToken=abc-123-def",
             "        if password == 'letmein1':",
             '{\n  "user": "app",\n  "password":\n    "S3cretPw1"\n}',
+            '{"args": "{\\n  \\"user\\": \\"app\\",\\n  \\"api_key\\":\\n    \\"Cb7KUZU3Q7Wq\\"\\n}"}',
         ),
         near_misses=(
             "monkey=1",
@@ -329,10 +332,13 @@ _FIXED: tuple[SecretPattern, ...] = (
         pattern=(
             r"(?<![A-Za-z0-9-])(?i:(?:proxy-)?authorization)\\?[\"']?\s*[:=]\s*\\?[\"']?"
             rf"(?:(?i:bearer|basic|token|apikey|api-key|dpop|sso-key|key)\s+{_wrapped(_TOKEN, 'token')}"
-            r"|(?:(?i:digest|negotiate|ntlm|aws4-hmac-sha256|hoba|mutual|scram-sha-\d+)\s+)?"
+            # Digest-like schemes quote their parameters (response="…"): every one goes, up to
+            # the quote or brace that closes a repr'd value, else the line's end
+            r"|(?i:digest|hoba|mutual)\s+(?P<params>[^\s'`}][^\r\n'`}]*)"
+            r"|(?:(?i:negotiate|ntlm|aws4-hmac-sha256|scram-sha-\d+)\s+)?"
             rf"{_MASKED}(?P<secret>[^\s\"'`}}\\][^\r\n\"'`}}\\]*))"
         ),
-        groups=("token_wrapped", "token", "secret"),
+        groups=("token_wrapped", "token", "params", "secret"),
         lines=2,
         why="Authorization and Proxy-Authorization headers in dumped requests and dict reprs; the scheme (Bearer, Basic, Token, Digest) stays.",
         examples=(
@@ -607,6 +613,7 @@ _FIXED: tuple[SecretPattern, ...] = (
         examples=(
             "request failed: sent bearer 4f9a8b7c6d5e4f3a2b1c",
             "refresh failed, sent bearer 4f9a8b7c6d5e4f3a2b1c9d8e7f\n  6a5b4c3d2e1f0a9b8c7d",
+            '{"log": "sent bearer 4f9a8b7c6d5e4f3a2b1c9d8e7f\\n  6a5b4c3d2e1f0a9b8c7d\\n"}',
         ),
         near_misses=(
             "Bearer authentication failed",
