@@ -118,7 +118,7 @@ def leaks_in(output: str, planted: Planted) -> list[str]:
     return found
 
 
-_WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor ".split()
+_WORDS = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do", "eiusmod", "tempor"]
 
 
 def pad(n: int) -> str:
@@ -158,11 +158,8 @@ def _captured() -> Iterator[io.StringIO]:
 def _cli(argv: list[str]) -> str:
     from hintline.cli import main
 
-    with _captured() as out:
-        try:
-            main(argv)
-        except SystemExit:
-            pass
+    with _captured() as out, contextlib.suppress(SystemExit):
+        main(argv)
     return out.getvalue()
 
 
@@ -265,7 +262,7 @@ def _explain(log: Path, root: Path) -> str:
                 parts.append(type(exc).__name__)
                 continue
             request = build_request(payload, max_tokens=200, temperature=0.0)
-            parts.append(json.dumps([m for m in request.messages], default=str))
+            parts.append(json.dumps(list(request.messages), default=str))
     return "\n".join(parts)
 
 
