@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
+from typing import BinaryIO
 
-from hintline.cleaner.bound import read_bounded
+from hintline.cli._stream import read_ends
 from hintline.scrub import scrub
 
-__all__ = ["CannotRead", "read_input", "write_text"]
+__all__ = ["CannotRead", "open_input", "read_input", "write_text"]
 
 
 class CannotRead(Exception):
@@ -21,14 +24,33 @@ def read_input(path: str, *, bounded: bool) -> bytes:
         CannotRead: ``hintline: cannot read FILE: reason`` (scrubbed).
     """
     try:
-        if path == "-":
-            stream = sys.stdin.buffer
-            return read_bounded(stream) if bounded else stream.read()
-        with open(path, "rb") as fh:
-            return read_bounded(fh) if bounded else fh.read()
+        with open_input(path) as stream:
+            return read_ends(stream, path) if bounded else stream.read()
     except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        raise CannotRead(scrub(f"hintline: cannot read {path}: {reason}")) from exc
+        raise _cannot_read(path, exc) from exc
+
+
+def _cannot_read(path: str, exc: OSError) -> CannotRead:
+    reason = exc.strerror or exc.__class__.__name__
+    return CannotRead(scrub(f"hintline: cannot read {path}: {reason}"))
+
+
+@contextlib.contextmanager
+def open_input(path: str) -> Iterator[BinaryIO]:
+    """``path`` (``-``: stdin) open for reading bytes; a read error becomes :class:`CannotRead`."""
+    try:
+        stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise _cannot_read(path, exc) from exc
+    try:
+        yield stream
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):  # the output's, not the input's
+            raise
+        raise _cannot_read(path, exc) from exc
+    finally:
+        if path != "-":
+            stream.close()
 
 
 def write_text(text: str) -> None:

@@ -26,6 +26,7 @@ from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
 with deferred_checks():  # the built-in table; tests/scrub/test_table.py runs check() on each
     from hintline.scrub._patterns import SECRETS
 from hintline.scrub._scrubber import Scrubber
+from hintline.scrub._stream import scrub_stream
 
 __all__ = [
     "KEY_NAMES",
@@ -39,6 +40,7 @@ __all__ = [
     "scrub",
     "scrub_cut",
     "scrub_report",
+    "scrub_stream",
 ]
 
 _DEFAULT = Scrubber()
