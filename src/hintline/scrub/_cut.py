@@ -51,5 +51,7 @@ def scrub_cut(
         scrubber: the scrub function (default :func:`hintline.scrub.scrub`).
     """
     if scrubber is None:
-        from hintline.scrub import scrub as scrubber
+        from hintline.scrub import scrub
+
+        scrubber = scrub
     return cut_scrubbed(scrubber(text), limit, ellipsis)

@@ -77,7 +77,9 @@ def scrub_stream(
         scrubber: the scrub function (default :func:`hintline.scrub.scrub`).
     """
     if scrubber is None:
-        from hintline.scrub import scrub as scrubber
+        from hintline.scrub import scrub
+
+        scrubber = scrub
     pending = ""
     for piece in pieces:
         pending += piece
