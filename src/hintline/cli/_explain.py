@@ -101,6 +101,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"entry": _entry_dict(entry), "hint": result.to_dict()}, indent=2))
     else:
         _print_hint(result)
+    if result.usage_note:  # the answer is shown whatever happened to its usage record
+        from hintline.scrub import scrub
+
+        print(f"hintline explain: {scrub(result.usage_note)}", file=sys.stderr)
     return 0
 
 

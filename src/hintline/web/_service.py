@@ -131,7 +131,7 @@ def explain_key(
         cause=_s(answer.cause),
         next_step=_s(answer.next_step),
         frame=_s(where),
-        note=_s(answer.withheld_note or ""),
+        note=_s(" ".join(n for n in (answer.withheld_note, answer.usage_note) if n)),
     )
 
 
