@@ -87,7 +87,7 @@ def _wrapped(first: str, group: str) -> str:
 def _key_value(names: tuple[str, ...]) -> SecretPattern:
     name = name_regex(names)
     # `: word word` is prose; `\n` escapes count as space (pretty JSON inside a JSON string)
-    sep = r"(?:\s{0,16}={1,2}>?\s*|\s{0,16}:(?:\s|\\[nrt])*(?![A-Za-z]+\s+[a-z]))"
+    sep = r"(?:\s{0,16}={1,2}>?\s*|\s{0,16}:(?:\s|\\[nrt])*(?![A-Za-z]+[ \t]+[a-z]))"
     return SecretPattern(
         name="key-value",
         trigger=name_trigger(names),
