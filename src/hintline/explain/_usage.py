@@ -159,7 +159,13 @@ class SqliteUsageStore:
         pending = self._pending()
         rows = [_row(r) for r in [*pending, record]]
         try:
-            with closing(self._connect()) as conn, conn:
+            try:
+                conn = self._connect()
+            except ConfigError as exc:
+                if isinstance(exc.__cause__, sqlite3.OperationalError):
+                    raise exc.__cause__ from None  # locked while creating the table
+                raise
+            with closing(conn), conn:
                 conn.executemany(
                     f"INSERT INTO {TABLE} ({', '.join(_COLUMNS)}) "
                     f"VALUES ({', '.join('?' * len(_COLUMNS))})",
