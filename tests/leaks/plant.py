@@ -189,8 +189,8 @@ def _python_log(path: Path, records: list[tuple[str, BaseException | None]]) -> 
 
 
 def hint_surfaces(planted: list[Planted], tmp: Path) -> dict[str, list[tuple[Planted, str]]]:
-    """``clean()``: the hint text and key, captured values (64) and the hint (240); and the
-    ``hintline clean`` command, text and JSON."""
+    """``clean()``: the hint text and key, captured values (64), the hint (240) and the input
+    bound (16 KiB); and the ``hintline clean`` command, text and JSON."""
     from hintline import clean
 
     out: dict[str, list[tuple[Planted, str]]] = {"clean": [], "cli clean": []}
@@ -199,6 +199,13 @@ def hint_surfaces(planted: list[Planted], tmp: Path) -> dict[str, list[tuple[Pla
             for text in (f"KeyError: '{pad(n)}{p.text}'", f'column "{pad(n)}{p.text}" does not exist'):
                 h = clean(text)
                 out["clean"].append((p, f"{h.text}\n{h.key}"))
+        # the input bound: the first 16 KiB are kept, so a line across 16,384 is cut there
+        line = "RuntimeError: " + p.text.replace("\n", " ")
+        for n in around(16 * 1024, Planted(p.shape, line, p.values)):
+            fill = "INFO ok\n" * (n // 8)
+            fill += "x" * (n - len(fill) - 1) + "\n" if n - len(fill) > 1 else ""
+            h = clean(fill + line + "\n" + "INFO ok\n" * 8000)
+            out["clean"].append((p, f"{h.text}\n{h.key}"))
         for n in around(240 - len("Hint: RuntimeError: "), p):
             text = f"RuntimeError: {pad(n)}{p.text}"
             h = clean(text)
