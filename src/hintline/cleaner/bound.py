@@ -128,7 +128,8 @@ def bound(text: str) -> str:
     """Bound ``text`` to 64 KiB of UTF-8: keep the first 16 KiB and the last 48 KiB.
 
     Cuts fall on character boundaries, and at whitespace when there is some within 1 KiB: a cut
-    inside a token would leave a piece of a secret the scrubber cannot recognise. Text that fits is returned unchanged (the same object).
+    inside a token would leave a piece of a secret the scrubber cannot recognise. Text that
+    fits is returned unchanged (the same object).
     """
     size = len(text)
     if size <= MAX_INPUT_BYTES // 4:  # even 4-byte characters fit
@@ -136,16 +137,17 @@ def bound(text: str) -> str:
     if text.isascii():
         if size <= MAX_INPUT_BYTES:
             return text
-        head = _after_space(text, HEAD_BYTES)
-        return text[:head] + SEPARATOR + text[_at_space(text, size - TAIL_BYTES) :]
+        cut = _after_space(text, HEAD_BYTES)
+        return text[:cut] + SEPARATOR + text[_at_space(text, size - TAIL_BYTES) :]
     if size <= MAX_INPUT_BYTES and len(text.encode("utf-8", "surrogatepass")) <= MAX_INPUT_BYTES:
         return text
     # Each character is at least one byte, so the byte-bounded head and tail lie within these
     # character slices; they cannot overlap because the whole text is over the bound.
     head = text[:HEAD_BYTES].encode("utf-8", "surrogatepass")
     tail = text[-TAIL_BYTES:].encode("utf-8", "surrogatepass")
-    head = head[: _head_cut(head, HEAD_BYTES) if len(head) > HEAD_BYTES else _after_space(head, len(head))]
-    tail = tail[_tail_cut(tail, len(tail) - TAIL_BYTES) if len(tail) > TAIL_BYTES else _at_space(tail, 0) :]
+    end = _head_cut(head, HEAD_BYTES) if len(head) > HEAD_BYTES else _after_space(head, len(head))
+    start = _tail_cut(tail, len(tail) - TAIL_BYTES) if len(tail) > TAIL_BYTES else _at_space(tail, 0)
+    head, tail = head[:end], tail[start:]
     return head.decode("utf-8", "surrogatepass") + SEPARATOR + tail.decode("utf-8", "surrogatepass")
 
 
