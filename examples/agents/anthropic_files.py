@@ -20,7 +20,7 @@ import anthropic
 import httpx2
 
 from hintline import AgentGuard
-from hintline.integrations.anthropic import guarded_beta_tool, raise_guard_decisions
+from hintline.integrations.anthropic import tool_runner
 
 
 def stand_in_api(request: httpx2.Request) -> httpx2.Response:
@@ -59,14 +59,13 @@ def main() -> None:
             http_client=httpx2.Client(transport=httpx2.MockTransport(stand_in_api)), max_retries=0,
         )
         guard = AgentGuard()
-        runner = client.beta.messages.tool_runner(
-            model="stand-in", max_tokens=256, tools=[guarded_beta_tool(guard, read_file)],
-            messages=[{"role": "user", "content": "What is on my todo list?"}],
-        )
-        with raise_guard_decisions():
-            final = runner.until_done()
+        with guard.run(keep=True) as run:  # only to print this run's counts below
+            final = tool_runner(
+                client, guard=guard, model="stand-in", max_tokens=256, tools=[read_file],
+                messages=[{"role": "user", "content": "What is on my todo list?"}],
+            ).until_done()
         print(final.content[0].text)
-        print(f"guard counts: {guard.counts}")
+        print(f"guard counts: {run.counts}")
 
 
 if __name__ == "__main__":

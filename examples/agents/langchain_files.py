@@ -58,9 +58,10 @@ def main() -> None:
 
         guard = AgentGuard()
         agent = create_agent(StandInModel(), [read_file], middleware=[HintlineMiddleware(guard)])
-        result = agent.invoke({"messages": [("user", "What is on my todo list?")]})
+        with guard.run(keep=True) as run:  # only to print this run's counts below
+            result = agent.invoke({"messages": [("user", "What is on my todo list?")]})
         print(result["messages"][-1].content)
-        print(f"guard counts: {guard.counts}")
+        print(f"guard counts: {run.counts}")
 
 
 if __name__ == "__main__":

@@ -54,9 +54,10 @@ def main() -> None:
         graph.add_edge(START, "agent")
         graph.add_conditional_edges("agent", tools_condition, {"tools": "tools", END: END})
         graph.add_edge("tools", "agent")
-        result = graph.compile().invoke({"messages": [("user", "What is on my todo list?")]})
+        with guard.run(keep=True) as run:  # only to print this run's counts below
+            result = graph.compile().invoke({"messages": [("user", "What is on my todo list?")]})
         print(result["messages"][-1].content)
-        print(f"guard counts: {guard.counts}")
+        print(f"guard counts: {run.counts}")
 
 
 if __name__ == "__main__":

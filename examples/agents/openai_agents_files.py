@@ -25,7 +25,7 @@ from openai.types.responses import (
 )
 
 from hintline import AgentGuard
-from hintline.integrations.openai_agents import guarded_tool, raise_guard_decisions
+from hintline.integrations.openai_agents import guarded_tool
 
 
 def call(path: str, call_id: str) -> ResponseFunctionToolCall:
@@ -70,11 +70,11 @@ async def main() -> None:
             return (root / path).read_text()
 
         guard = AgentGuard()
-        agent = Agent(name="files", model=StandInModel(), tools=[guarded_tool(guard, read_file)])
-        with raise_guard_decisions():
+        agent = Agent(name="files", model=StandInModel(), tools=[guarded_tool(read_file, guard)])
+        with guard.run(keep=True) as run:  # only to print this run's counts below
             result = await Runner.run(agent, "What is on my todo list?", run_config=RunConfig(tracing_disabled=True))
         print(result.final_output)
-        print(f"guard counts: {guard.counts}")
+        print(f"guard counts: {run.counts}")
 
 
 if __name__ == "__main__":

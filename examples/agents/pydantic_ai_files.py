@@ -48,8 +48,9 @@ def main() -> None:
             """Read a file of the workspace."""
             return (root / path).read_text()
 
-        print(agent.run_sync("What is on my todo list?").output)
-        print(f"guard counts: {guard.counts}")
+        with guard.run(keep=True) as run:  # only to print this run's counts below
+            print(agent.run_sync("What is on my todo list?").output)
+        print(f"guard counts: {run.counts}")
 
 
 if __name__ == "__main__":

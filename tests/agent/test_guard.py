@@ -130,7 +130,8 @@ def _status_error(response: httpx.Response) -> httpx.HTTPStatusError:
 
 class TestSystem:
     def test_blip_retries_at_once_then_backs_off(self) -> None:
-        """A refused connection is retried at once, then after 1 s; never shown to the model."""
+        """A refused connection to a configured service is retried at once, then after 1 s; never
+        shown to the model."""
         clock = FakeClock()
         guard = make_guard(clock)
         errors: list[BaseException] = []
@@ -140,7 +141,7 @@ class TestSystem:
             except ConnectionRefusedError as exc:
                 errors.append(exc)
         tool = Flaky(errors, value="fetched")
-        out = guard.call("fetch", {"url": "x"}, tool)
+        out = guard.call("fetch", {"query": "x"}, tool)  # the address is configured, not chosen
         assert not out.is_error
         assert out.value == "fetched"
         assert out.retries == 2

@@ -58,7 +58,23 @@ class TestParse:
 
     def test_cut_off(self):
         """A reply stopped at max_tokens is reported as cut off, with the limit."""
-        with pytest.raises(AnswerCutOff, match="cut off at max_tokens=8"):
+        stopped = ChatReply('{"cause": "abc', "length", prompt_tokens=300, completion_tokens=8)
+        with pytest.raises(AnswerCutOff, match="cut off at max_tokens=8 before"):
+            parse_answer(stopped, max_tokens=8)
+
+    def test_context_window_full(self):
+        """Stopped for length before max_tokens: the server's context window is full, not max_tokens."""
+        stopped = ChatReply('{"cause": "abc', "length", prompt_tokens=4000, completion_tokens=96)
+        with pytest.raises(AnswerCutOff, match="context window is full") as caught:
+            parse_answer(stopped, max_tokens=512)
+        text = str(caught.value)
+        assert "4000-token request and 96 tokens of answer" in text
+        assert "Raising max_tokens will not help" in text
+        assert "cut off at max_tokens" not in text
+
+    def test_cut_off_without_token_counts(self):
+        """A server that reports no counts: both causes are named, neither is claimed."""
+        with pytest.raises(AnswerCutOff, match="max_tokens=8 or because the model server's context"):
             parse_answer(reply('{"cause": "abc', "length"), max_tokens=8)
 
     @pytest.mark.parametrize(

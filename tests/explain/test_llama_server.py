@@ -252,3 +252,45 @@ class TestCommandAgainstLlamaServer:
         )
         assert main(["usage", "--config", str(config)]) == 0
         assert "exception_hint" in capsys.readouterr().out
+
+
+class TestContextWindow:
+    """A full context window is told apart from max_tokens (issue 18, point 10), on the real
+    server: llama-server stops with finish_reason "length" when prompt and answer fill its
+    window, and reports the token counts that tell the two apart."""
+
+    def test_window_full_is_not_called_max_tokens(self, llama_server, tmp_path):
+        from tests.services.llama import start_llama_server
+
+        real = real_python_error(tmp_path)
+        store = SqliteUsageStore(tmp_path / "usage.sqlite3")
+        sized = explain(real.entry, configuration=configuration(llama_server, max_tokens=200),
+                        project_root=real.project, usage=store)
+        assert sized.prompt_tokens is not None
+        window = sized.prompt_tokens + 24  # room for a few tokens of answer, not a whole one
+        workdir = tmp_path / "small"
+        workdir.mkdir()
+        with start_llama_server(workdir, ["-c", str(window)]) as small, \
+                pytest.raises(AnswerCutOff) as caught:
+            explain(real.entry, configuration=configuration(small, max_tokens=512),
+                    project_root=real.project, usage=store)
+        text = str(caught.value)
+        assert "context window is full" in text
+        assert f"the {sized.prompt_tokens}-token request" in text
+        assert "Raising max_tokens will not help" in text
+        assert "cut off at max_tokens" not in text
+        assert rows(store)[-1][7] == "cut_off"
+
+    def test_request_longer_than_the_window(self, llama_server, tmp_path):
+        """A request the window cannot hold at all: the server's 400 is said plainly."""
+        from tests.services.llama import start_llama_server
+
+        real = real_python_error(tmp_path)
+        workdir = tmp_path / "tiny-window"
+        workdir.mkdir()
+        fits = "does not fit the model server's context window"
+        with start_llama_server(workdir, ["-c", "256"]) as small, \
+                pytest.raises(ExplainerUnavailable, match=fits) as caught:  # 256: llama-server's least
+            explain(real.entry, configuration=configuration(small, max_tokens=512),
+                    project_root=real.project, usage=SqliteUsageStore(tmp_path / "usage.sqlite3"))
+        assert "the window holds 256" in str(caught.value)

@@ -337,7 +337,44 @@ def guard_surfaces(planted: list[Planted], tmp: Path) -> dict[str, list[tuple[Pl
             except GuardTripped as exc:
                 texts += [str(exc), str(getattr(exc, "summary", ""))]
             out["guard"].append((p, "\n".join(texts)))
+        for n in around(80 - len("Value error, "), p):
+            invalid = _validation_error(f"{pad(n)}{p.text}")
+            if invalid is None:
+                break
+            guard = AgentGuard()
+            outcome = guard.call("search", {"q": 1}, _raising(invalid))
+            failure = outcome.failure
+            out["guard"].append((p, "" if failure is None else f"{failure.content}\n{failure.hint.text}"))
     return out
+
+
+def _validation_error(message: str) -> BaseException | None:
+    """A real pydantic ValidationError whose message holds ``message`` (None without pydantic)."""
+    try:
+        import pydantic
+    except ImportError:  # pragma: no cover - pydantic comes with the agent extras
+        return None
+
+    class Args(pydantic.BaseModel):
+        q: int
+
+        @pydantic.field_validator("q")
+        @classmethod
+        def check(cls, value: int) -> int:
+            raise ValueError(message)
+
+    try:
+        Args(q=1)
+    except pydantic.ValidationError as exc:
+        return exc
+    return None
+
+
+def _raising(error: BaseException) -> Callable[[], object]:
+    def fn() -> object:
+        raise error
+
+    return fn
 
 
 def _failing(message: str) -> Callable[[], object]:

@@ -22,6 +22,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Names for other sites in tests (a second origin, a DNS-rebinding name): all on loopback.
+    "--host-resolver-rules=MAP *.hintline.test 127.0.0.1",
 ]
 
 

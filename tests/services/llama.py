@@ -9,13 +9,14 @@ threads spin-wait on a busy machine) and one slot, on a free loopback port.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +62,13 @@ def llama_server_binary() -> Path:
 @pytest.fixture(scope="session")
 def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
     """Start llama-server with a freshly generated tiny model; stop it after the session."""
+    with start_llama_server(tmp_path_factory.mktemp("llama")) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def start_llama_server(workdir: Path, extra_args: Sequence[str] = ()) -> Iterator[LlamaServer]:
+    """A llama-server of its own (``extra_args`` added to the fixture's command line)."""
     binary = llama_server_binary()
     if not (binary.is_file() and os.access(binary, os.X_OK)):
         pytest.fail(
@@ -69,7 +77,6 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
         )
     from tests.services._make_tiny_gguf import main as make_tiny_gguf
 
-    workdir = tmp_path_factory.mktemp("llama")
     model = workdir / "tiny.gguf"
     make_tiny_gguf(str(model), 0)
     port = free_port()
@@ -78,7 +85,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
     command = [
         str(binary), "-m", str(model), "--alias", MODEL_ALIAS,
         "--host", "127.0.0.1", "--port", str(port),
-        "-t", "1", "-c", "4096", "-np", "1",
+        "-t", "1", "-c", "4096", "-np", "1", *extra_args,
     ]
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)

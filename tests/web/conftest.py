@@ -11,11 +11,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from hintline.web import Settings, create_app
+from hintline.web._app import server_options
 from hintline.web._security import LoginThrottle
 from hintline.web._users import UserStore
 
@@ -58,8 +60,14 @@ class Site:
     def client(self, **overrides: object) -> TestClient:
         import dataclasses
 
+        overrides.setdefault("allowed_hosts", ("testserver",))  # the test client's Host
+        raise_errors = bool(overrides.pop("raise_server_exceptions", True))
         settings = dataclasses.replace(self.settings, **overrides)  # type: ignore[arg-type]
-        return TestClient(create_app(settings, throttle=LoginThrottle()), follow_redirects=False)
+        return TestClient(
+            create_app(settings, throttle=LoginThrottle()),
+            follow_redirects=False,
+            raise_server_exceptions=raise_errors,
+        )
 
 
 @pytest.fixture
@@ -95,7 +103,21 @@ def login(client: TestClient, name: str, password: str | None = None) -> str:
         data={"username": name, "password": password or PASSWORDS[name], "csrf": token},
     )
     assert r.status_code == 303, r.text
-    return csrf_of(client.get("/login").text)
+    return csrf_of(client.get("/").text)
+
+
+def ask(client: Any, token: str, key: str, *, timeout: float = 60.0) -> Any:
+    """POST a hint request and follow the "being made" page until the answer is there."""
+    r = client.post("/hint", data={"csrf": token, "key": key})
+    if r.status_code != 303:
+        return r
+    where = r.headers["location"]
+    deadline = time.monotonic() + timeout
+    while True:
+        page = client.get(where)
+        if 'http-equiv="refresh"' not in page.text or time.monotonic() > deadline:
+            return page
+        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -105,14 +127,17 @@ def admin(site: Site) -> Iterator[tuple[TestClient, str]]:
 
 
 @contextlib.contextmanager
-def served(settings: Settings) -> Iterator[str]:
+def served(settings: Settings, *, throttle: LoginThrottle | None = None) -> Iterator[str]:
     """Serve the app with a real uvicorn on a free loopback port; yield its base URL."""
     import uvicorn
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        create_app(settings, throttle=throttle), host="127.0.0.1", port=port, log_level="warning",
+        **server_options(settings),
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -9,7 +9,7 @@ import sys
 
 from starlette.testclient import TestClient
 
-from tests.web.conftest import SECRET, Site, csrf_of, login, write_error
+from tests.web.conftest import PASSWORDS, SECRET, Site, ask, csrf_of, login, write_error
 
 
 def _keys(html: str) -> list[str]:
@@ -115,7 +115,7 @@ class TestList:
         c, token = admin
         pages = [c.get("/").text, c.get("/", params={"q": "connect"}).text]
         for key in _keys(pages[0]):
-            pages.append(c.post("/hint", data={"csrf": token, "key": key}).text)
+            pages.append(ask(c, token, key).text)
         for html in pages:
             assert SECRET not in html
 
@@ -167,7 +167,7 @@ class TestHintAction:
         newest_key = keys[0]  # 'bad template …'
         write_error(site.log, "late", "a newer failure", RuntimeError("late"))
         assert _keys(c.get("/").text)[1] == newest_key
-        r = c.post("/hint", data={"key": newest_key, "csrf": token})
+        r = ask(c, token, newest_key)
         assert "bad template" in r.text
         assert "a newer failure" not in r.text
 
@@ -193,14 +193,23 @@ class TestHeaders:
 
     def test_session_cookie_flags(self, site: Site) -> None:
         """HttpOnly and SameSite=strict always; Secure when served over TLS."""
-        with site.client() as c:
-            cookie = c.get("/login").headers.get("set-cookie", "")
-            assert "httponly" in cookie.lower()
-            assert "samesite=strict" in cookie.lower()
-            assert "secure" not in cookie.lower()
-        with site.client(https=True) as c:
-            cookie = c.get("/login").headers.get("set-cookie", "")
-            assert "secure" in cookie.lower()
+        for https in (False, True):
+            with site.client(https=https) as c:
+                page = c.get("/login")
+                token = csrf_of(page.text)
+                cookies = [page.headers.get("set-cookie", "")]
+                r = c.post(
+                    "/login",
+                    data={"username": "root", "password": PASSWORDS["root"], "csrf": token},
+                    headers={"Cookie": page.headers["set-cookie"].split(";")[0]},
+                )
+                assert r.status_code == 303
+                cookies += r.headers.get_list("set-cookie")
+                assert any(c.startswith("hintline_session=") for c in cookies)
+                for cookie in cookies:
+                    assert "httponly" in cookie.lower()
+                    assert "samesite=strict" in cookie.lower()
+                    assert ("secure" in cookie.lower()) == https
 
 
 class TestCommandLine:

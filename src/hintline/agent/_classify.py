@@ -19,6 +19,7 @@ from email.utils import parsedate_to_datetime
 
 from hintline.categories import Category
 from hintline.hint import Hint
+from hintline.scrub import scrub_cut
 
 __all__ = [
     "Classifier",
@@ -137,10 +138,58 @@ def classify(exc: BaseException | str, classifier: Classifier) -> Hint:
         hint.category is not Category.OTHER and not isinstance(exc, ToolRefused)
     ):
         return hint
+    invalid = _invalid_arguments(exc)
+    if invalid is not None:
+        return invalid
     category = _structural(exc)
     if category is None or category is hint.category:
         return hint
     return dataclasses.replace(hint, category=category, kind=category.kind, retry=category.retry)
+
+
+_MISSING = {"missing", "missing_argument", "missing_keyword_only_argument", "missing_positional_only_argument"}
+_EXTRA = {"extra_forbidden", "unexpected_keyword_argument", "unexpected_positional_argument"}
+
+
+def _invalid_arguments(exc: BaseException) -> Hint | None:
+    """A hint from a validation error's structured details (pydantic's ``errors()``): which
+    argument is missing, not accepted or of the wrong type. For the wrappers whose text the
+    rules cannot read (``validate_call``'s "Missing required argument", an ``ArgsKwargs``)."""
+    errors = getattr(exc, "errors", None)
+    if not callable(errors) or "ValidationError" not in type(exc).__name__:
+        return None
+    try:
+        try:
+            items = errors(include_url=False, include_input=False, include_context=False)
+        except TypeError:
+            items = errors()
+    except Exception:  # a foreign errors() that misbehaves: not ours to read
+        return None
+    parts: list[str] = []
+    first_key: str | None = None
+    first_missing = False
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, Mapping):
+            continue
+        loc = [str(p) for p in item.get("loc", ()) if not isinstance(p, int)]
+        field = ".".join(loc) or "arguments"
+        kind = str(item.get("type", ""))
+        if kind in _MISSING:
+            part = f"argument '{field}' is required"
+        elif kind in _EXTRA:
+            part = f"argument '{field}' is not accepted"
+        else:
+            part = f"argument '{field}': {scrub_cut(str(item.get('msg', 'invalid value')), 80, '')}"
+        if first_key is None:
+            first_key, first_missing = field, kind in _MISSING
+        if part not in parts:
+            parts.append(part)
+    if first_key is None:
+        return None
+    text = "Hint: Invalid arguments: " + "; ".join(parts[:3])
+    text = scrub_cut(text, 200, "").rstrip() + ". Fix the arguments and call again."
+    category = Category.MISSING_FIELD if first_missing else Category.TYPE_MISMATCH
+    return Hint(text, category, None, first_key, category.kind, None)
 
 
 def is_transient(error: BaseException | str) -> bool:

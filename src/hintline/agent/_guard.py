@@ -19,21 +19,48 @@ lists each call and its hint, in order, for a human.
 
 The guard holds no state of its own: it lives in a :class:`~hintline.agent.GuardStore` under
 the guard's ``run_id`` (in memory by default), and :meth:`AgentGuard.to_dict` /
-:meth:`AgentGuard.from_dict` move a run elsewhere.
+:meth:`AgentGuard.from_dict` move a run elsewhere. One guard object serves many runs: each run,
+thread or client session works on :meth:`AgentGuard.for_run` (the integrations do this with the
+framework's own run hook), or inside ``with guard.run():``.
+
+Decisions the taxonomy leaves open (README "Agents"):
+
+* a tool named in ``GuardPolicy.non_idempotent`` (or called with ``idempotent=False``) is only
+  retried when the fault proves the call never reached the service (connection refused, DNS,
+  429); tools that declare nothing are retried as idempotent;
+* a connection refused (or a name not resolved) for an address that is in the call's arguments
+  is the model's to fix: after the one immediate retry it gets the hint, not five retries;
+* failures of calls made in one model turn stop the run only once the model has seen a hint;
+* a refusal is remembered for the run (the same call again is refused without running), except
+  a credentials refusal (HTTP 401), which can succeed once the credentials are fixed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import random
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hintline.agent._classify import Classifier, classify, is_blip, retry_after
+from hintline.agent._decide import (
+    ADDRESS_FAULTS,
+    CREDENTIALS_SUFFIX,
+    NOT_REMEMBERED,
+    causes,
+    for_model,
+    model_address,
+    never_arrived,
+    sentence,
+)
 from hintline.agent._outcome import Failure, Outcome, canonical_args
 from hintline.agent._policy import GuardPolicy
+from hintline.agent._runs import current_run, enter_run, leave_run
 from hintline.agent._store import Attempt, GuardState, GuardStore, InMemoryStore, JSONDict
 from hintline.agent.suggest import perhaps_you_meant
 from hintline.categories import Category, Kind, Retry
@@ -46,6 +73,9 @@ from hintline.exceptions import (
 )
 from hintline.hint import Hint, clean
 from hintline.scrub import scrub, scrub_cut
+
+if TYPE_CHECKING:
+    from hintline.agent.rootcause import Steps
 
 __all__ = ["AgentGuard", "Failure", "Outcome", "canonical_args"]
 
@@ -71,6 +101,9 @@ class AgentGuard:
         sleep: blocking sleep used between retries by :meth:`call`.
         async_sleep: awaitable sleep used by :meth:`acall`.
         random: a float in ``[0, 1)`` for jitter.
+        steps: the steps of the plan or graph with what each produces and consumes
+            (:class:`~hintline.agent.rootcause.Steps`): a failure naming a key gets the step that
+            should have produced it, in its result and in the escalation summary.
 
     Example::
 
@@ -93,6 +126,7 @@ class AgentGuard:
         sleep: Callable[[float], None] = time.sleep,
         async_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         random: Callable[[], float] = random.random,
+        steps: Steps | None = None,
     ) -> None:
         self.policy = policy or GuardPolicy()
         self.run_id = run_id or uuid.uuid4().hex
@@ -102,6 +136,51 @@ class AgentGuard:
         self._sleep = sleep
         self._async_sleep = async_sleep
         self._random = random
+        self.steps = steps
+
+    # -- runs -----------------------------------------------------------------------------
+
+    def for_run(self, run_id: str) -> AgentGuard:
+        """The guard of one run, thread or session: this guard's policy, store, classifier,
+        clock and steps, with its state under ``run_id`` (a run never sees another's state)."""
+        guard = copy.copy(self)
+        guard.run_id = run_id
+        return guard
+
+    def current(self) -> AgentGuard:
+        """The guard of the run in progress in this context (see :meth:`run`), else ``self``."""
+        key = current_run(self)
+        return self if key is None else self.for_run(key)
+
+    @contextmanager
+    def run(self, run_id: str | None = None, *, keep: bool = False) -> Iterator[AgentGuard]:
+        """Scope one agent run: tools guarded by this guard use a fresh state inside the block.
+
+        Leaving the block forgets the run's state (unless ``keep``), and a guard decision that a
+        framework had to carry out of its loop in another form is re-raised as itself.
+        """
+        key = run_id or uuid.uuid4().hex
+        token = enter_run(self, key)
+        guard = self.for_run(key)
+        try:
+            yield guard
+        except BaseException as exc:
+            tripped = getattr(exc, "tripped", None)
+            if isinstance(tripped, GuardTripped) and not isinstance(exc, GuardTripped):
+                raise tripped from None
+            raise
+        finally:
+            leave_run(token)
+            if not keep:
+                guard.reset()
+
+    def forget_refusals(self) -> None:
+        """Forget this run's refused calls (a human granted what was refused)."""
+
+        def change(state: GuardState) -> None:
+            state.refused.clear()
+
+        self._update(change)
 
     # -- state ----------------------------------------------------------------------------
 
@@ -218,9 +297,14 @@ class AgentGuard:
             state.loop_warnings += 1
             state.bump("loops")
             if repeated:
+                times = 0
+                for past in reversed(h):
+                    if past != fingerprint:
+                        break
+                    times += 1
                 message = (
                     f"You appear to be stuck in a loop: you called {tool} with the same "
-                    f"arguments {k} times in a row. Try a different approach or ask the user."
+                    f"arguments {times} times in a row. Try a different approach or ask the user."
                 )
             else:
                 message = (
@@ -252,13 +336,7 @@ class AgentGuard:
 
     def succeed(self, tool: str, args: Mapping[str, object] | str | None = None) -> None:
         """Record a success: the consecutive-error count and streak reset."""
-
-        def change(state: GuardState) -> None:
-            state.bump("successes")
-            state.consecutive_errors = 0
-            state.streak.clear()
-
-        self._update(change)
+        self._succeeded(tool, args)
 
     def refusal(self, tool: str, args: Mapping[str, object] | str | None) -> Failure | None:
         """If this exact call was refused by policy earlier in the run, that refusal again."""
@@ -272,46 +350,119 @@ class AgentGuard:
         return None
 
     def fail(
-        self, tool: str, args: Mapping[str, object] | str | None, error: BaseException | str
+        self,
+        tool: str,
+        args: Mapping[str, object] | str | None,
+        error: BaseException | str,
+        *,
+        turn: str | None = None,
     ) -> Failure:
         """Classify a failure of ``tool``. Recoverable and policy failures are recorded.
 
         Returns the failure; for a *system* failure nothing is recorded and its ``content`` is
         the message for the user (the caller retries or stops, see :meth:`retry_delay`).
+        ``turn`` names the model turn the call belongs to (calls made in parallel share it).
 
         Raises:
             TooManyConsecutiveErrors: this failure reached ``max_consecutive_errors``.
         """
-        failure = self.describe(error, tool)
+        failure = self._describe(error, tool)
         if failure.kind is not Kind.SYSTEM:
-            self._record(args, failure)
+            self._record(args, failure, turn)
         return failure
+
+    def rejected(
+        self,
+        tool: str,
+        args: Mapping[str, object] | str | None,
+        error: BaseException | str,
+        *,
+        turn: str | None = None,
+    ) -> Outcome[Any]:
+        """A call the framework rejected before the tool ran (arguments that do not validate,
+        an unknown tool): counted and loop-checked like any call, its hint returned.
+
+        Raises:
+            TooManyConsecutiveErrors: this failure reached ``max_consecutive_errors``.
+            LoopDetected: the loop went on after the warnings.
+        """
+        notice, _refused = self._begin(tool, args)
+        failure = self._describe(error, tool)
+        if failure.kind is Kind.SYSTEM:  # a framework's rejection is the model's to fix
+            hint = dataclasses.replace(failure.hint, kind=Kind.RECOVERABLE, retry=None)
+            failure = Failure(tool, hint, failure.content)
+        self._record(args, failure, turn)
+        return Outcome(tool, None, failure, notice)
 
     def describe(self, error: BaseException | str, tool: str = "tool") -> Failure:
         """Classify ``error`` and build its content, recording nothing (for stateless hooks)."""
-        hint = classify(error, self._classify)
+        return self._describe(error, tool)
+
+    def _describe(
+        self, error: BaseException | str, tool: str, ran: set[str] | None = None
+    ) -> Failure:
+        hint, error = self._classified(error)
         if hint.kind is Kind.SYSTEM:
             return Failure(tool, hint, scrub(hint.text))
-        return Failure(tool, hint, scrub(self._content(hint, error)))
+        content = self._content(hint, error)
+        cause = self._root_cause(tool, hint)
+        if cause:
+            content = scrub_cut(f"{content}\n{cause}", self.policy.max_result_chars)
+        return Failure(tool, hint, scrub(content))
 
-    def _record(self, args: Mapping[str, object] | str | None, failure: Failure) -> None:
+    def _classified(self, error: BaseException | str) -> tuple[Hint, BaseException | str]:
+        """The hint, and the error it describes: a framework's wrapper ("Invalid arguments for
+        function f", "Error executing tool f") raised from the real cause is read through to
+        that cause, which says what to fix (and carries its ``Retry-After``, its errno)."""
+        hint = classify(error, self._classify)
+        if isinstance(error, BaseException):
+            for cause in causes(error):
+                inner = classify(cause, self._classify)
+                if inner.category is Category.OTHER:
+                    continue
+                if hint.category is Category.OTHER or inner.category is hint.category:
+                    # the cause is what failed (the cleaner may already read through to it)
+                    hint, error = inner, cause
+                break
+        return for_model(hint, error), error
+
+    def _root_cause(self, tool: str, hint: Hint) -> str | None:
+        if self.steps is None or not hint.key:
+            return None
+        state = GuardState.from_dict(self.store.get(self.run_id))
+        ran = {t for t, _ in state.history if t != tool} | set(state.succeeded)
+        found = self.steps.root_cause(tool, hint.key, ran=ran)
+        return None if found is None else found.text
+
+    def _record(
+        self, args: Mapping[str, object] | str | None, failure: Failure, turn: str | None = None
+    ) -> None:
         tool, hint, content = failure.tool, failure.hint, failure.content
         fingerprint = canonical_args(args)
         shown_args = scrub_cut(fingerprint, _ARGS_SHOWN)  # scrubbed whole, then cut
         threshold = self.policy.max_consecutive_errors
+        cause = self._root_cause(tool, hint)
+        shown_hint = scrub(hint.text if cause is None else f"{hint.text} {cause}")
 
         def change(state: GuardState) -> str | None:
             state.bump("errors")
             if hint.kind is Kind.POLICY:
                 state.bump("refused")
-                if not any(r[:2] == (tool, fingerprint) for r in state.refused):
+                remembered = hint.category not in NOT_REMEMBERED
+                if remembered and not any(r[:2] == (tool, fingerprint) for r in state.refused):
                     state.refused.append((tool, fingerprint, hint.text, content))
             state.consecutive_errors += 1
-            state.streak.append(Attempt(tool, shown_args, scrub(hint.text)))
+            state.streak.append(Attempt(tool, shown_args, shown_hint))
             # the summary shows the last attempts only: a run allowed thousands of failures
             # in a row must not store (and re-serialise on every call) all of them
             del state.streak[: -min(threshold, _MAX_STREAK)]
-            if state.consecutive_errors >= threshold:
+            if turn is not None and turn not in state.turns:
+                state.turns.append(turn)
+                del state.turns[:-2]
+            # calls of one model turn run before the model has seen any of their hints: a
+            # streak stops the run only once it spans a second turn (unless turns are unknown)
+            seen = turn is None or threshold == 1 or len(state.turns) >= 2
+            if state.consecutive_errors >= threshold and seen:
                 return _summary(
                     state.streak,
                     f"{state.consecutive_errors} tool calls failed in a row; "
@@ -324,13 +475,16 @@ class AgentGuard:
         if summary is not None:
             raise TooManyConsecutiveErrors(
                 f"Stopped after {threshold} consecutive tool failures; a human should take "
-                f"over. Last: {scrub(hint.text)}",
+                f"over. Last: {shown_hint}",
                 summary=scrub(summary),
             )
 
     def _content(self, hint: Hint, error: BaseException | str) -> str:
         if hint.kind is Kind.POLICY:
-            return scrub_cut(f"{hint.text} {POLICY_SUFFIX}", self.policy.max_result_chars)
+            text = sentence(hint.text)
+            if hint.category in NOT_REMEMBERED:
+                return scrub_cut(f"{text} {CREDENTIALS_SUFFIX}", self.policy.max_result_chars)
+            return scrub_cut(f"{text} {POLICY_SUFFIX}", self.policy.max_result_chars)
         lines = [hint.text]
         if isinstance(error, BaseException):
             notes = getattr(error, "__notes__", None)
@@ -347,10 +501,24 @@ class AgentGuard:
                     lines.append(suggestion)
         return scrub_cut("\n".join(lines), self.policy.max_result_chars)  # notes are raw text
 
-    def retry_delay(self, failure: Failure, error: BaseException | str, attempt: int) -> float | None:
+    def idempotent(self, tool: str) -> bool:
+        """Whether ``tool`` may be retried after a fault that may have reached the service."""
+        return tool not in self.policy.non_idempotent
+
+    def retry_delay(
+        self,
+        failure: Failure,
+        error: BaseException | str,
+        attempt: int,
+        *,
+        idempotent: bool = True,
+    ) -> float | None:
         """Seconds to wait before retry number ``attempt`` (0-based) of a system failure, or
-        ``None`` when it must not be retried (not transient, budget spent, Retry-After too long)."""
+        ``None`` when it must not be retried (not transient, budget spent, Retry-After too long,
+        or a non-idempotent call that may already have taken effect)."""
         if failure.kind is not Kind.SYSTEM or failure.hint.retry is not Retry.TRANSIENT:
+            return None
+        if not idempotent and not never_arrived(failure.hint, error):
             return None
         policy = self.policy
         schedule = list(policy.backoff)
@@ -369,12 +537,23 @@ class AgentGuard:
         return delay
 
     def stopped(
-        self, failure: Failure, error: BaseException | str, retries: int
+        self,
+        failure: Failure,
+        error: BaseException | str,
+        retries: int,
+        *,
+        idempotent: bool = True,
     ) -> RetryBudgetExhausted:
         """The exception that stops the run after a system failure (not raised here)."""
         asked = retry_after(error, self._clock)
         if failure.hint.retry is not Retry.TRANSIENT:
             why = f"a permanent system fault ({failure.hint.category}); retrying cannot help"
+        elif not idempotent and not never_arrived(failure.hint, error):
+            why = (
+                f"{failure.tool} is not idempotent and this fault ({failure.hint.category}) may "
+                "have come after the call took effect, so it was not retried; check before "
+                "running it again"
+            )
         elif asked is not None and asked > self.policy.max_retry_after:
             why = (
                 f"the service asked to wait {asked:.0f} s (Retry-After), longer than the "
@@ -392,6 +571,18 @@ class AgentGuard:
     def _count(self, name: str) -> None:
         self._update(lambda state: state.bump(name))
 
+    def _succeeded(self, tool: str, args: Mapping[str, object] | str | None) -> None:
+        def change(state: GuardState) -> None:
+            state.bump("successes")
+            state.consecutive_errors = 0
+            state.streak.clear()
+            state.turns.clear()
+            if tool not in state.succeeded:
+                state.succeeded.append(tool)
+                del state.succeeded[: -self.policy.history_size]
+
+        self._update(change)
+
     def call(
         self,
         tool: str,
@@ -399,12 +590,19 @@ class AgentGuard:
         fn: Callable[[], T],
         *,
         passthrough: tuple[type[BaseException], ...] = (),
+        idempotent: bool | None = None,
+        turn: str | None = None,
     ) -> Outcome[T]:
         """Run ``fn`` (the tool) under the guard and return its :class:`Outcome`.
 
         Recoverable and policy failures come back as ``outcome.failure``; system faults are
         retried and never returned. Exceptions of the ``passthrough`` types (a framework's
         control flow, such as interrupts) propagate untouched and unrecorded.
+
+        Args:
+            idempotent: whether a retry may repeat the tool's effect; by default the policy's
+                ``non_idempotent`` names decide (tools not named there are idempotent).
+            turn: the model turn the call belongs to (calls made in parallel share it).
 
         Raises:
             RetryBudgetExhausted: a system fault that cannot or can no longer be retried.
@@ -413,7 +611,8 @@ class AgentGuard:
         """
         notice, refused = self._begin(tool, args)
         if refused is not None:
-            return Outcome(tool, None, self._refuse_again(tool, args, refused), notice)
+            return Outcome(tool, None, self._refuse_again(tool, args, refused, turn), notice)
+        safe = self.idempotent(tool) if idempotent is None else idempotent
         attempt = 0
         while True:
             try:
@@ -423,13 +622,13 @@ class AgentGuard:
             except passthrough:
                 raise
             except Exception as exc:
-                settled = self._after_failure(tool, args, exc, notice, attempt)
+                settled = self._after_failure(tool, args, exc, notice, attempt, safe, turn)
                 if isinstance(settled, Outcome):
                     return settled
                 self._sleep(settled)
                 attempt += 1
             else:
-                self.succeed(tool, args)
+                self._succeeded(tool, args)
                 return Outcome(tool, value, None, notice, attempt)
 
     async def acall(
@@ -439,11 +638,14 @@ class AgentGuard:
         fn: Callable[[], Awaitable[T]],
         *,
         passthrough: tuple[type[BaseException], ...] = (),
+        idempotent: bool | None = None,
+        turn: str | None = None,
     ) -> Outcome[T]:
         """The async form of :meth:`call`: awaits ``fn()`` and sleeps with ``async_sleep``."""
         notice, refused = self._begin(tool, args)
         if refused is not None:
-            return Outcome(tool, None, self._refuse_again(tool, args, refused), notice)
+            return Outcome(tool, None, self._refuse_again(tool, args, refused, turn), notice)
+        safe = self.idempotent(tool) if idempotent is None else idempotent
         attempt = 0
         while True:
             try:
@@ -453,13 +655,13 @@ class AgentGuard:
             except passthrough:
                 raise
             except Exception as exc:
-                settled = self._after_failure(tool, args, exc, notice, attempt)
+                settled = self._after_failure(tool, args, exc, notice, attempt, safe, turn)
                 if isinstance(settled, Outcome):
                     return settled
                 await self._async_sleep(settled)
                 attempt += 1
             else:
-                self.succeed(tool, args)
+                self._succeeded(tool, args)
                 return Outcome(tool, value, None, notice, attempt)
 
     def _after_failure(
@@ -469,26 +671,54 @@ class AgentGuard:
         exc: Exception,
         notice: str | None,
         attempt: int,
+        idempotent: bool = True,
+        turn: str | None = None,
     ) -> Outcome[Any] | float:
         """Record a failed attempt: the outcome for the model, or the delay before a retry.
 
         Raises:
             RetryBudgetExhausted: a system fault that cannot or can no longer be retried.
         """
-        failure = self.fail(tool, args, exc)
+        failure = self._describe(exc, tool)
         if failure.kind is not Kind.SYSTEM:
+            self._record(args, failure, turn)
             return Outcome(tool, None, failure, notice, attempt)
-        delay = self.retry_delay(failure, exc, attempt)
+        cause = self._classified(exc)[1]
+        address = (
+            model_address(args) if failure.hint.category in ADDRESS_FAULTS else None
+        )
+        if address is not None:
+            # the model chose where to connect: one immediate retry for a blip, then its to fix
+            if attempt == 0 and self.policy.immediate_retry_on_blip:
+                self._count("retries")
+                return 0.0
+            failure = self._address_failure(failure, address)
+            self._record(args, failure, turn)
+            return Outcome(tool, None, failure, notice, attempt)
+        delay = self.retry_delay(failure, cause, attempt, idempotent=idempotent)
         if delay is None:
-            raise self.stopped(failure, exc, attempt) from exc
+            raise self.stopped(failure, cause, attempt, idempotent=idempotent) from exc
         self._count("retries")
         return delay
 
+    def _address_failure(self, failure: Failure, address: tuple[str, str]) -> Failure:
+        name, value = address
+        hint = dataclasses.replace(failure.hint, kind=Kind.RECOVERABLE, retry=None)
+        content = (
+            f"{hint.text} The address comes from your arguments ({name}={value!r}): check the "
+            "host and port, or ask the user for the right one."
+        )
+        return Failure(failure.tool, hint, scrub_cut(content, self.policy.max_result_chars))
+
     def _refuse_again(
-        self, tool: str, args: Mapping[str, object] | str | None, refused: Failure
+        self,
+        tool: str,
+        args: Mapping[str, object] | str | None,
+        refused: Failure,
+        turn: str | None = None,
     ) -> Failure:
         """A refused call asked again: not run; counted as another failure."""
-        self._record(args, refused)
+        self._record(args, refused, turn)
         return refused
 
 

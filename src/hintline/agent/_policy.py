@@ -31,6 +31,10 @@ class GuardPolicy:
         suggest_files: for a missing file, list close names from its directory
             ("Perhaps you meant …").
         history_size: calls remembered for loop detection.
+        non_idempotent: tools whose call must not be repeated blindly (a payment, an email):
+            after a fault they are retried only when it proves the call never reached the
+            service (connection refused, DNS failure, 429). Tools not named here are retried
+            as idempotent.
 
     .. versionadded:: 0.1.0
     """
@@ -46,6 +50,7 @@ class GuardPolicy:
     max_result_chars: int = 1000
     suggest_files: bool = True
     history_size: int = 16
+    non_idempotent: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.max_consecutive_errors < 1:
@@ -65,11 +70,15 @@ class GuardPolicy:
         if self.history_size < max(4, self.repeat_threshold):
             raise ConfigError("history_size must be at least 4 and at least repeat_threshold")
         object.__setattr__(self, "backoff", tuple(float(d) for d in self.backoff))
+        if isinstance(self.non_idempotent, str):
+            raise ConfigError("non_idempotent must be a collection of tool names")
+        object.__setattr__(self, "non_idempotent", frozenset(self.non_idempotent))
 
     def to_dict(self) -> dict[str, object]:
         """The policy as a JSON-safe dict."""
         data = asdict(self)
         data["backoff"] = list(self.backoff)
+        data["non_idempotent"] = sorted(self.non_idempotent)
         return data
 
     @classmethod
@@ -85,6 +94,11 @@ class GuardPolicy:
             if not isinstance(backoff, (list, tuple)):
                 raise ConfigError("backoff must be a list of seconds")
             values["backoff"] = tuple(float(d) for d in backoff)
+        if "non_idempotent" in values:
+            names = values["non_idempotent"]
+            if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+                raise ConfigError("non_idempotent must be a list of tool names")
+            values["non_idempotent"] = frozenset(names)
         try:
             return cls(**values)  # type: ignore[arg-type]
         except TypeError as exc:

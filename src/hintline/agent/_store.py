@@ -19,7 +19,10 @@ The contract of a store
 ``delete(key)``
     Forget ``key``; no error if absent.
 
-Keys are the guard's ``run_id``. Values must survive ``json.dumps``/``json.loads`` unchanged;
+Keys are the guard's ``run_id``: one per run, thread or client session (a template guard serves
+many through :meth:`~hintline.AgentGuard.for_run`; :func:`hintline.agent._runs.run_key` composes
+keys such as ``thread:<id>:<message id>``). A key never names another run's state, so a store
+needs no notion of users: scoping is in the key. Values must survive ``json.dumps``/``json.loads`` unchanged;
 the in-memory store enforces this by storing the JSON text.
 """
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, runtime_checkable
@@ -58,17 +62,33 @@ class GuardStore(Protocol):
 class InMemoryStore:
     """The default store: a dict of JSON texts behind a lock. Safe across threads of one process.
 
+    Args:
+        max_keys: the most runs kept; past it the least recently used run is forgotten (a
+            long-lived process serving runs that never say they ended, such as LangGraph
+            invokes, must not grow without bound). ``None`` keeps every run.
+
     .. versionadded:: 0.1.0
     """
 
-    def __init__(self) -> None:
-        self._data: dict[str, str] = {}
+    DEFAULT_MAX_KEYS = 10_000
+
+    def __init__(self, max_keys: int | None = DEFAULT_MAX_KEYS) -> None:
+        if max_keys is not None and max_keys < 1:
+            raise ValueError("max_keys must be None or at least 1")
+        self._data: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
+        self._max_keys = max_keys
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._data)
 
     def get(self, key: str) -> JSONDict | None:
         """The state under ``key``, or ``None``."""
         with self._lock:
             raw = self._data.get(key)
+            if raw is not None:
+                self._data.move_to_end(key)
         return None if raw is None else _loads(raw)
 
     def update(self, key: str, change: Callable[[JSONDict | None], tuple[JSONDict, T]]) -> T:
@@ -77,6 +97,10 @@ class InMemoryStore:
             raw = self._data.get(key)
             new, result = change(None if raw is None else _loads(raw))
             self._data[key] = json.dumps(new, sort_keys=True, allow_nan=False)
+            self._data.move_to_end(key)
+            if self._max_keys is not None:
+                while len(self._data) > self._max_keys:
+                    self._data.popitem(last=False)
         return result
 
     def delete(self, key: str) -> None:
@@ -122,6 +146,10 @@ class GuardState:
     loop_warnings: int = 0
     refused: list[tuple[str, str, str, str]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    turns: list[str] = field(default_factory=list)
+    """The model turns the current error streak spans (the last two)."""
+    succeeded: list[str] = field(default_factory=list)
+    """Tools that succeeded in this run (for the root-cause step)."""
 
     def bump(self, name: str, by: int = 1) -> None:
         """Add to a counter (calls, successes, errors, retries, loops)."""
@@ -136,6 +164,8 @@ class GuardState:
             "loop_warnings": self.loop_warnings,
             "refused": [list(r) for r in self.refused],
             "counts": dict(self.counts),
+            "turns": list(self.turns),
+            "succeeded": list(self.succeeded),
         }
 
     @classmethod
@@ -165,6 +195,9 @@ class GuardState:
         counts = (
             {str(k): _int(v) for k, v in counts_raw.items()} if isinstance(counts_raw, dict) else {}
         )
+        turns_raw, succeeded_raw = data.get("turns"), data.get("succeeded")
+        turns = [_str(t) for t in (turns_raw if isinstance(turns_raw, list) else [])]
+        succeeded = [_str(t) for t in (succeeded_raw if isinstance(succeeded_raw, list) else [])]
         return cls(
             history=history,
             consecutive_errors=_int(data.get("consecutive_errors")),
@@ -172,4 +205,6 @@ class GuardState:
             loop_warnings=_int(data.get("loop_warnings")),
             refused=refused,
             counts=counts,
+            turns=turns,
+            succeeded=succeeded,
         )

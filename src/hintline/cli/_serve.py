@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import errno
-import os
 import sys
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "startup_warnings"]
+
+_WILDCARDS = ("0.0.0.0", "::", "")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,6 +27,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--ssl-certfile", help="serve over TLS with this certificate")
     p.add_argument("--ssl-keyfile", help="the TLS key")
+    p.add_argument(
+        "--allowed-host", action="append", default=[], metavar="NAME",
+        help="also answer requests for this host name (repeatable; loopback names always pass)",
+    )
+    p.add_argument(
+        "--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+        help="believe X-Forwarded-For from this reverse proxy's address (repeatable; off by default)",
+    )
+    p.add_argument(
+        "--secure-cookies", action="store_true",
+        help="mark cookies Secure and send HSTS: the page is reached over HTTPS through a TLS proxy",
+    )
     p.set_defaults(func=run)
 
 
@@ -45,6 +57,26 @@ def _port_free(host: str, port: int) -> str | None:
     return None
 
 
+def startup_warnings(args: argparse.Namespace) -> list[str]:
+    """What the administrator should know before the server starts (one line each)."""
+    from hintline.web._security import is_loopback
+
+    warnings = []
+    if not is_loopback(args.host):
+        if not (args.ssl_certfile or args.secure_cookies):
+            warnings.append(
+                f"warning: listening on {args.host}, beyond this machine, over plain HTTP: "
+                "passwords and session cookies cross the network unencrypted. Serve TLS "
+                "(--ssl-certfile/--ssl-keyfile) or put a TLS proxy in front (--secure-cookies)."
+            )
+        if not args.allowed_host and args.host in _WILDCARDS:
+            warnings.append(
+                "warning: only loopback host names are accepted: name the host clients use "
+                "with --allowed-host"
+            )
+    return warnings
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     from pathlib import Path
@@ -53,17 +85,32 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from hintline.web import Settings, create_app
+        from hintline.web._app import server_options
         from hintline.web._users import UserStore, default_users_path
     except ImportError as exc:
         print(f"hintline: {exc}", file=sys.stderr)
         return 2
+    from hintline.exceptions import ConfigError
+
     users_path = default_users_path(args.users)
-    if not UserStore(users_path).names() and not args.trusted_user_header:
+    try:
+        names = UserStore(users_path).check()
+    except ConfigError as exc:
+        print(f"hintline: {exc}", file=sys.stderr)
+        return 2
+    if not names and not args.trusted_user_header:
         print(
             f"hintline: no users in {users_path}: add one with `hintline users add NAME --role admin`",
             file=sys.stderr,
         )
         return 2
+    from hintline.web._service import readable_paths
+
+    readable, unreadable = readable_paths(args.paths)
+    for warning in unreadable:
+        print(f"hintline: warning: {warning}", file=sys.stderr)
+    if not readable:
+        print("hintline: warning: no log can be read yet: the page will say so", file=sys.stderr)
     problem = _port_free(args.host, args.port)
     if problem:
         print(f"hintline: {problem}", file=sys.stderr)
@@ -76,19 +123,28 @@ def run(args: argparse.Namespace) -> int:
         config_path=args.config,
         project_root=args.project_root,
         https=https,
+        secure_cookies=args.secure_cookies,
         trusted_user_header=args.trusted_user_header,
+        # the address it was started on is a name clients may use; a wildcard is not
+        allowed_hosts=tuple(args.allowed_host) + (() if args.host in _WILDCARDS else (args.host,)),
+        trusted_proxies=tuple(args.trusted_proxy),
     )
-    if os.environ.get("HINTLINE_SECRET_KEY"):  # keeps sessions valid across restarts
-        settings = dataclasses.replace(settings, secret_key=os.environ["HINTLINE_SECRET_KEY"])
+    for warning in startup_warnings(args):
+        print(f"hintline: {warning}", file=sys.stderr)
+    try:
+        app = create_app(settings)
+    except ConfigError as exc:
+        print(f"hintline: {exc}", file=sys.stderr)
+        return 2
     scheme = "https" if https else "http"
     print(f"hintline: serving error hints on {scheme}://{args.host}:{args.port}/", file=sys.stderr)
     uvicorn.run(
-        create_app(settings),
+        app,
         host=args.host,
         port=args.port,
         log_level="warning",
         ssl_certfile=args.ssl_certfile,
         ssl_keyfile=args.ssl_keyfile,
-        server_header=False,
+        **server_options(settings),
     )
     return 0

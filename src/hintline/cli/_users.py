@@ -46,13 +46,15 @@ def run(args: argparse.Namespace) -> int:
     store = UserStore(default_users_path(args.users))
     try:
         if args.action == "add":
+            replaced = args.name in store.names()
             user = store.add(args.name, _password(args), args.role)
-            print(f"{user.name}: {user.role} (in {store.path})")
+            note = "; their open sessions end" if replaced else ""
+            print(f"{user.name}: {user.role} (in {store.path}{note})")
         elif args.action == "remove":
             if not store.remove(args.name):
                 print(f"hintline: no user {args.name!r} in {store.path}", file=sys.stderr)
                 return 1
-            print(f"removed {args.name}")
+            print(f"removed {args.name} (a running page ends their sessions on their next request)")
         else:
             for name in store.names():
                 found = store.get(name)

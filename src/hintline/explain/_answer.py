@@ -23,6 +23,7 @@ __all__ = [
     "Answer",
     "answer_schema",
     "build_request",
+    "cut_off_reason",
     "parse_answer",
     "string_limit",
 ]
@@ -108,9 +109,7 @@ def parse_answer(reply: ChatReply, *, max_tokens: int) -> Answer:
         data = json.loads(text)
     except ValueError as exc:
         if reply.finish_reason == "length" and text.startswith(("{", "```")):
-            raise AnswerCutOff(
-                f"the answer was cut off at max_tokens={max_tokens} before it was complete JSON"
-            ) from exc
+            raise AnswerCutOff(cut_off_reason(reply, max_tokens)) from exc
         raise InvalidAnswer(f"the answer is not JSON: {_preview(reply.content)}") from exc
     if not isinstance(data, dict):
         raise InvalidAnswer(f"the answer is not a JSON object: {_preview(reply.content)}")
@@ -123,6 +122,31 @@ def parse_answer(reply: ChatReply, *, max_tokens: int) -> Answer:
     if not cause:
         raise InvalidAnswer("the answer's cause is empty")
     return Answer(cause=cause, next_step=step, frame=frame)
+
+
+def cut_off_reason(reply: ChatReply, max_tokens: int) -> str:
+    """Why a reply stopped early (``finish_reason = "length"``), from the server's token counts.
+
+    A server stops for length either at ``max_tokens`` or when its context window is full
+    (llama-server: ``-c`` divided among its slots). Only the first is cured by raising
+    ``max_tokens``; the second needs a larger context or a shorter request, so they are told apart:
+    an answer shorter than ``max_tokens`` was stopped by the window.
+    """
+    done = reply.completion_tokens
+    if done is None:
+        return (
+            f"the answer was cut off before it was complete JSON, at max_tokens={max_tokens} or "
+            "because the model server's context window was full (the server reported no token counts)"
+        )
+    if done < max_tokens:
+        read = f"the {reply.prompt_tokens}-token request and " if reply.prompt_tokens is not None else ""
+        return (
+            f"the model server's context window is full: {read}{done} tokens of answer filled it, "
+            f"so the answer stopped before max_tokens={max_tokens} and before it was complete JSON. "
+            "Raising max_tokens will not help: give the server a larger context (llama-server -c, "
+            "per slot) or use a model with a longer one"
+        )
+    return f"the answer was cut off at max_tokens={max_tokens} before it was complete JSON"
 
 
 def _one_line(text: str, limit: int) -> str:

@@ -150,12 +150,13 @@ def build_payload(
     root = os.fspath(project_root) if project_root is not None else None
     frames = select_frames(_in_app_for_root(exc, root), max_frames) if exc is not None else ()
     prefix = posixpath.normpath(root).rstrip("/") + "/" if root else None
+    printed = entry.trace_text or entry.message
     sent = tuple(
         SentFrame(
             index=i,
             file=_clip(scrub(_relative(f.file, prefix))) if f.file else None,
             line=f.line,
-            function=_clip(scrub(_cut_args(f.function))) if f.function else None,
+            function=_clip(scrub(_cut_args(_qualified(f, printed)))) if f.function else None,
         )
         for i, f in enumerate(frames)
     )
@@ -240,6 +241,27 @@ def _relative(file: str, root_prefix: str | None) -> str:
         return file
     norm = posixpath.normpath(file) if ("/." in file or "//" in file) else file
     return norm[len(root_prefix) :] if norm.startswith(root_prefix) else file
+
+
+_JOINERS = ("->", "::", ".", "\\")
+
+
+def _qualified(frame: Frame, printed: str) -> str:
+    """The frame's function with its class or module, as the trace printed it.
+
+    A parsed frame keeps the class apart from the method (``TYPO3\\CMS\\Core\\Boot`` and
+    ``start``) and drops the operator between them; the printed trace has the whole name
+    (``TYPO3\\CMS\\Core\\Boot->start``, ``org.postgresql.Driver.connect``). When no such name
+    is in the text, the bare function is sent: a name is never made up.
+    """
+    function = frame.function or ""
+    module = frame.module
+    if module and not function.startswith(module):
+        for joiner in _JOINERS:
+            name = f"{module}{joiner}{function}"
+            if name in printed:
+                return name
+    return function
 
 
 def _cut_args(function: str) -> str:

@@ -112,6 +112,9 @@ class OpenAICompatibleProvider:
         finally:
             if self._client is None:
                 client.close()
+        too_long = _context_exceeded(response)
+        if too_long:
+            raise ExplainerUnavailable(f"configuration {cfg.name!r}: {too_long}")
         if response.status_code >= 400:
             raise ExplainerUnavailable(
                 f"configuration {cfg.name!r}: {cfg.base_url} answered HTTP "
@@ -143,6 +146,25 @@ def _parse_completion(response: httpx.Response, cfg: Configuration) -> ChatReply
         model=_opt_str(data.get("model")),
         prompt_tokens=_opt_int(usage.get("prompt_tokens")),
         completion_tokens=_opt_int(usage.get("completion_tokens")),
+    )
+
+
+def _context_exceeded(response: httpx.Response) -> str | None:
+    """The server refused the request as longer than its context window (llama-server answers
+    400 with ``exceed_context_size_error``, ``n_prompt_tokens`` and ``n_ctx``), said plainly."""
+    if response.status_code != 400:
+        return None
+    try:
+        error = response.json().get("error")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(error, Mapping) or error.get("type") != "exceed_context_size_error":
+        return None
+    prompt, window = _opt_int(error.get("n_prompt_tokens")), _opt_int(error.get("n_ctx"))
+    sizes = f" ({prompt} tokens, the window holds {window})" if prompt and window else ""
+    return (
+        f"the request does not fit the model server's context window{sizes}: give the server a "
+        "larger context (llama-server -c, per slot); max_tokens does not change this"
     )
 
 

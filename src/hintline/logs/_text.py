@@ -109,8 +109,26 @@ def _typo3_data(message: str, parsed: Parsed) -> str:
         exc = data.get("exception")
         if isinstance(exc, str):
             parsed.trace_text = exc.strip()
+        _typo3_handler_keys(data, parsed)
         return message[:cut]
     return message
+
+
+def _typo3_handler_keys(data: dict[str, object], parsed: Parsed) -> None:
+    """TYPO3's exception handlers log ``exception_class``, ``file`` and ``line`` (and no trace
+    unless configured): the logged class wins over any the message quotes, and without a trace
+    the throw site becomes one, written as PHP prints an exception."""
+    cls = data.get("exception_class")
+    if not isinstance(cls, str) or not cls.strip() or len(cls) > 300:
+        return
+    parsed.exception_type = cls.strip()
+    if parsed.trace_text:
+        return
+    file, line = data.get("file"), data.get("line")
+    text = data.get("message")
+    text = " ".join(text.split()) if isinstance(text, str) else ""
+    if isinstance(file, str) and file and isinstance(line, int) and not isinstance(line, bool):
+        parsed.trace_text = f"{parsed.exception_type}: {text} in {file}:{line}\nStack trace:"
 
 
 def _monolog_context(rest: str, parsed: Parsed) -> str:

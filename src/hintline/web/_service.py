@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from hintline.logs import Entry, entry_fingerprint, hint_for
 from hintline.scrub import cut_scrubbed, scrub
 
-__all__ = ["EntryView", "HintResult", "Listing", "explain_key", "list_entries", "recent_usage"]
+__all__ = [
+    "EntryView",
+    "HintResult",
+    "Listing",
+    "explain_entry",
+    "find_entry",
+    "list_entries",
+    "readable_paths",
+    "recent_usage",
+]
 
 _WINDOW = 500
 """How many newest entries are read to count repeats and page through."""
@@ -40,6 +49,7 @@ class Listing:
     entries: tuple[EntryView, ...]
     has_next: bool
     error: str | None = None
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +62,25 @@ class HintResult:
     next_step: str = ""
     frame: str = ""
     note: str = ""
+    reason: str = ""
+    configuration: str = ""
+    model: str = ""
+    zone: str = ""
+    duration_ms: int | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    @property
+    def details(self) -> str:
+        """``local · tiny-random · zone local · 2563 ms · 1106+447 tokens``, as the CLI prints."""
+        parts = [p for p in (self.configuration, self.model) if p]
+        if self.zone:
+            parts.append(f"zone {self.zone}")
+        if self.duration_ms is not None:
+            parts.append(f"{self.duration_ms} ms")
+        if self.prompt_tokens is not None and self.completion_tokens is not None:
+            parts.append(f"{self.prompt_tokens}+{self.completion_tokens} tokens")
+        return " · ".join(parts)
 
 
 def _s(value: object) -> str:
@@ -72,6 +101,27 @@ def _view(entry: Entry, count: int = 1) -> EntryView:
     )
 
 
+def readable_paths(paths: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The logs that can be read now, and a warning for each one that cannot.
+
+    One missing or unreadable file (a log not yet created, rotated away, without permission) must
+    not empty the page: the others are served and the page says what it could not read.
+    """
+    from hintline.logs._reader import log_files
+
+    good: list[str] = []
+    warnings: list[str] = []
+    for path in paths:
+        try:
+            log_files([path])
+        except OSError as exc:
+            reason = exc.strerror.lower() if exc.strerror and exc.filename else str(exc)
+            warnings.append(_s(f"cannot read {path}: {reason.removeprefix(f'{path}: ')}"))
+        else:
+            good.append(path)
+    return good, warnings
+
+
 def list_entries(
     paths: Sequence[str], *, search: str | None, page: int, page_size: int
 ) -> Listing:
@@ -79,10 +129,23 @@ def list_entries(
     from hintline import logs
     from hintline.exceptions import HintlineError
 
+    good, warnings = readable_paths(paths)
+    limit = max(_WINDOW, (page + 1) * page_size + 1)
     try:
-        entries = logs.read(list(paths), limit=max(_WINDOW, (page + 1) * page_size + 1), search=search)
-    except (OSError, ValueError, HintlineError) as exc:
-        return Listing(entries=(), has_next=False, error=_s(f"cannot read logs: {exc}"))
+        entries = logs.read(good, limit=limit, search=search) if good else []
+    except (OSError, ValueError, HintlineError):
+        entries = []
+        for path in good:  # read each alone: one bad file leaves the others on the page
+            try:
+                entries.extend(logs.read([path], limit=limit, search=search))
+            except (OSError, ValueError, HintlineError) as exc:
+                warnings.append(_s(f"cannot read {path}: {str(exc).removeprefix(f'{path}: ')}"))
+        entries.sort(key=_newest_first)
+        entries = entries[:limit]
+    error = None
+    if not good:
+        error = "No log can be read: " + "; ".join(warnings)
+        warnings = []
     prints = [entry_fingerprint(e) for e in entries]
     counts = Counter(prints)
     start = page * page_size
@@ -90,25 +153,48 @@ def list_entries(
     return Listing(
         entries=tuple(_view(e, counts[p]) for e, p in chosen),
         has_next=len(entries) > start + page_size,
+        error=error,
+        warnings=tuple(warnings),
     )
 
 
-def explain_key(
-    paths: Sequence[str],
-    key: str,
+def _newest_first(entry: Entry) -> float:
+    ts = entry.timestamp
+    return -ts.timestamp() if ts is not None else float("inf")
+
+
+def find_entry(paths: Sequence[str], key: str) -> Entry | None:
+    """The entry with this key (never a position) in the logs that can be read."""
+    from hintline import logs
+    from hintline.exceptions import HintlineError
+
+    good, _ = readable_paths(paths)
+    for path in good:
+        try:
+            found = logs.find([path], key)
+        except (OSError, ValueError, HintlineError):
+            continue
+        if found is not None:
+            return found
+    return None
+
+
+def pending_view(entry: Entry) -> EntryView:
+    """The entry as the "being made" page shows it."""
+    return _view(entry)
+
+
+def explain_entry(
+    entry: Entry,
     *,
     configuration: str | None,
     config_path: str | None,
     project_root: str | None,
 ) -> HintResult:
-    """Find the entry by its key (never its position) and ask the model about it."""
-    from hintline import logs
+    """Ask the model about ``entry`` (blocking: the page runs this on a worker thread)."""
     from hintline.exceptions import ExplainRefused, HintlineError
     from hintline.explain import explain
 
-    entry = logs.find(list(paths), key) if key else None
-    if entry is None:
-        return HintResult(entry=None, label="error", note="No entry has this key any more.")
     view = _view(entry)
     try:
         answer = explain(
@@ -121,6 +207,8 @@ def explain_key(
         return HintResult(entry=view, label="refused", note=_s(exc))
     except HintlineError as exc:
         return HintResult(entry=view, label="error", note=_s(exc))
+    except Exception as exc:  # a worker thread must hand back an answer, never die silently
+        return HintResult(entry=view, label="error", note=_s(f"{type(exc).__name__}: {exc}"))
     where = ""
     if answer.cited is not None:
         f = answer.cited
@@ -132,6 +220,13 @@ def explain_key(
         next_step=_s(answer.next_step),
         frame=_s(where),
         note=_s(" ".join(n for n in (answer.withheld_note, answer.usage_note) if n)),
+        reason=_s(answer.reason),
+        configuration=_s(answer.configuration),
+        model=_s(answer.model),
+        zone=_s(answer.zone),
+        duration_ms=answer.duration_ms,
+        prompt_tokens=answer.prompt_tokens,
+        completion_tokens=answer.completion_tokens,
     )
 
 

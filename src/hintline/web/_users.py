@@ -13,6 +13,7 @@ The file is looked up in this order: ``--users PATH``, ``$HINTLINE_USERS``,
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ try:
 except ImportError as exc:  # pragma: no cover
     raise MissingExtraError("web", exc.name or "argon2-cffi") from exc
 
-__all__ = ["ROLES", "User", "UserStore", "default_users_path"]
+__all__ = ["ROLES", "User", "UserStore", "default_users_path", "verify_password"]
 
 ROLES = ("admin", "viewer")
 _HASHER = PasswordHasher()
@@ -46,6 +47,9 @@ class User:
 
     name: str
     role: str
+    stamp: str = ""
+    """A digest of the user's stored role and password hash: it changes when either changes
+    (``hintline users add`` writes a new hash with a new salt), which ends the user's sessions."""
 
     @property
     def is_admin(self) -> bool:
@@ -73,16 +77,43 @@ class UserStore:
         self.path = path
 
     def _load(self) -> dict[str, dict[str, str]]:
+        return {k: dict(v) for k, v in self._table().items() if isinstance(v, dict)}
+
+    def _table(self) -> dict[str, object]:
         if not self.path.exists():
             return {}
         try:
             data = tomllib.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"cannot read users file {self.path}: {exc}") from exc
         users = data.get("users", {})
         if not isinstance(users, dict):
             raise ConfigError(f"users file {self.path}: [users] must be a table")
-        return {str(k): dict(v) for k, v in users.items() if isinstance(v, dict)}
+        return {str(k): v for k, v in users.items()}
+
+    def check(self) -> list[str]:
+        """The user names, after checking every entry; a file the page cannot use is an error.
+
+        Raises:
+            ConfigError: the file cannot be read or parsed, or an entry has no valid role or
+                no argon2 ``password_hash`` (a malformed file is a start-up error, not a 500 later).
+        """
+        table = self._table()
+        for name, entry in table.items():
+            if not isinstance(entry, dict):
+                raise ConfigError(f"users file {self.path}: [users.{name}] must be a table")
+            if entry.get("role") not in ROLES:
+                raise ConfigError(
+                    f"users file {self.path}: user {name!r} has role {entry.get('role')!r}; "
+                    f"use one of {', '.join(ROLES)}"
+                )
+            stored = entry.get("password_hash")
+            if not isinstance(stored, str) or not stored.startswith("$argon2"):
+                raise ConfigError(
+                    f"users file {self.path}: user {name!r} has no argon2 password_hash; "
+                    f"set it with `hintline users add {name}`"
+                )
+        return sorted(table)
 
     def names(self) -> list[str]:
         """The user names, sorted."""
@@ -93,7 +124,10 @@ class UserStore:
         entry = self._load().get(name)
         if entry is None or entry.get("role") not in ROLES:
             return None
-        return User(name=name, role=str(entry["role"]))
+        role = str(entry["role"])
+        stored = str(entry.get("password_hash", ""))
+        stamp = hashlib.sha256(f"{role}\0{stored}".encode()).hexdigest()[:32]
+        return User(name=name, role=role, stamp=stamp)
 
     def add(self, name: str, password: str, role: str) -> User:
         """Add or replace a user with an argon2id hash of ``password``."""
@@ -116,15 +150,18 @@ class UserStore:
         self._write(users)
         return True
 
-    def authenticate(self, name: str, password: str) -> User | None:
-        """The user if the password is right, else ``None`` (constant work either way)."""
+    def password_hash(self, name: str) -> str | None:
+        """The stored hash of ``name``, or ``None`` (an unknown name)."""
         entry = self._load().get(name)
-        stored = entry.get("password_hash", _DUMMY_HASH) if entry else _DUMMY_HASH
-        try:
-            _HASHER.verify(stored, password)
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
-            return None
-        if entry is None:
+        stored = entry.get("password_hash") if entry else None
+        return stored if isinstance(stored, str) else None
+
+    def authenticate(self, name: str, password: str) -> User | None:
+        """The user if the password is right, else ``None`` (constant work either way).
+
+        This hashes (tens of milliseconds of CPU): a server calls it off its event loop.
+        """
+        if not verify_password(self.password_hash(name), password):
             return None
         return self.get(name)
 
@@ -135,3 +172,12 @@ class UserStore:
         with os.fdopen(fd, "wb") as fh:
             tomli_w.dump({"users": users}, fh)
         tmp.replace(self.path)
+
+
+def verify_password(stored: str | None, password: str) -> bool:
+    """Whether ``password`` matches ``stored``; an unknown user (``None``) costs the same work."""
+    try:
+        _HASHER.verify(stored or _DUMMY_HASH, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+    return stored is not None

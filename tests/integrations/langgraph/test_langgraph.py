@@ -84,3 +84,40 @@ async def test_async_graph_escalates(tmp_path: Path) -> None:
     graph = build_graph(m, make_tools(tmp_path, {}), guard_for(FakeClock()))
     with pytest.raises(TooManyConsecutiveErrors):
         await graph.ainvoke({"messages": [("user", "read")]})
+
+
+class TestRunsOfOneGraph:
+    """The guard of a graph serves each run, thread and invoke with its own state."""
+
+    def _graph(self, tmp_path: Path, script: list[Any], checkpointer: Any = None) -> tuple[Any, Any]:
+        from tests.agent.fakes import FakeClock
+        from tests.integrations.langgraph.scenarios import guard_for, make_tools
+
+        m = model(*script)
+
+        def agent(state: MessagesState) -> dict[str, Any]:
+            return {"messages": [m.invoke(state["messages"])]}
+
+        graph = StateGraph(MessagesState)
+        graph.add_node("agent", agent)
+        graph.add_node("tools", guarded_tool_node(make_tools(tmp_path, {}), guard_for(FakeClock())))
+        graph.add_edge(START, "agent")
+        graph.add_conditional_edges("agent", tools_condition, {"tools": "tools", END: END})
+        graph.add_edge("tools", "agent")
+        return graph.compile(checkpointer=checkpointer), m
+
+    def test_threads_and_runs_on_a_checkpointed_graph(self, tmp_path: Path) -> None:
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        script = [call("read_file", f"c{i}", path=f"{i}.txt") for i in range(2)] + ["answered"]
+        script += [call("read_file", "d1", path="x.txt"), "answered again"]
+        script += [call("read_file", "e1", path="y.txt"), "other thread"]
+        graph, m = self._graph(tmp_path, script, InMemorySaver())
+        one = {"configurable": {"thread_id": "one"}}
+        graph.invoke({"messages": [("user", "read")]}, one)  # two failures, then an answer
+        # the same thread, a new user message: a new run, its first failure does not stop it
+        out = graph.invoke({"messages": [("user", "again")]}, one)
+        assert out["messages"][-1].content == "answered again"
+        out = graph.invoke({"messages": [("user", "read")]}, {"configurable": {"thread_id": "two"}})
+        assert out["messages"][-1].content == "other thread"
+        assert "0.txt" not in str(m.seen[-1][-1].content)

@@ -39,7 +39,7 @@ class ScriptedModel(Model):
 
     async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> ModelResponse:
         self.seen.append(copy.deepcopy(input if isinstance(input, list) else [input]))
-        return ModelResponse(output=[self.steps.pop(0)], usage=Usage(), response_id=None)
+        return ModelResponse(output=[self.steps.pop(0)], usage=Usage(requests=1), response_id=None)
 
     def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
         raise NotImplementedError
