@@ -258,7 +258,7 @@ def _commands(tmp: Path) -> dict[str, list[str]]:
         "--version": ["--version"],
     }
     if importlib.util.find_spec("argon2"):
-        commands["users"] = ["users", "--users", str(tmp / "users.toml"), "list"]
+        commands["users"] = ["users", "--users", str(tmp / "users.toml"), "add", "olga", "--password-stdin"]
     return commands
 
 
@@ -282,10 +282,12 @@ class TestOutputErrors:
         argv = [sys.executable, "-m", "hintline", *commands[name]]
         if target == "full":
             with open("/dev/full", "w") as full:
-                r = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, env=ENV, timeout=120, check=False)
+                r = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, env=ENV, timeout=120,
+                                   check=False, input=b"viewer-password-1\n")
         else:
             r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV,
-                               timeout=120, check=False, preexec_fn=lambda: os.close(1))
+                               timeout=120, check=False, preexec_fn=lambda: os.close(1),
+                               input=b"viewer-password-1\n")
         assert r.returncode == 74, r.stderr
         lines = r.stderr.decode().strip().splitlines()
         assert lines[-1].startswith("hintline: cannot write the output:"), r.stderr
