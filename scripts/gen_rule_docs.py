@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT / "src"))  # this checkout's rules, not an installed
 
 from hintline import RULES, Rule, scrub  # noqa: E402
 from hintline.categories import Category  # noqa: E402
+from hintline.cleaner import signals  # noqa: E402
 
 TARGET = ROOT / "docs" / "rules.md"
 EXCERPT_LINES = 3
@@ -53,6 +54,54 @@ def _anchor(rule: Rule) -> str:
     return rule.code.lower()
 
 
+def _keys_and_signals() -> list[str]:
+    """The key conventions per family and the signal layer."""
+    out = [
+        "",
+        "## Key conventions",
+        "",
+        ("The key is what the next call must change. Every family has one convention, and every "
+        "rule of the family follows it (`tests/rules/test_key_conventions.py`): a rule whose "
+        "pattern has no key group, in the HTTP, network, DNS or filesystem family, gets its key "
+        "from the text by the family's key shapes below (from the line the rule matched on), "
+        "named at the start of the hint (`Hint: [/v1/reports] The request was not authenticated "
+        "…`). A key list (`Rule(key_list=True)`: the columns of a multi-column key, a tuple key) "
+        "keeps every part."),
+        "",
+        "| family | categories | key |",
+        "|---|---|---|",
+    ]
+    families = {f: sorted(str(c) for c in Category if signals.family_of(c) == f) for f in signals.CONVENTIONS}
+    for family, text in signals.CONVENTIONS.items():
+        out.append(f"| {family} | {', '.join(families[family]) or '(rule key groups)'} | {text} |")
+    out += ["", "Where each family's key is looked for, in order:", ""]
+    for family, shapes in signals.KEY_SHAPES.items():
+        out.append(f"- **{family}**: " + "; ".join(shape.why for shape in shapes) + ".")
+    out += [
+        "",
+        "## Signals",
+        "",
+        ("When no rule matches, `clean()` asks the signal layer (`hintline.cleaner.signals`) before "
+        "the fallback: a token the runtime prints in no particular language decides the "
+        "category, the family's key shapes give the key, and the category's template the hint. "
+        f"{len(signals.SIGNALS)} signals, first listed wins:"),
+        "",
+        "| code | name | decides by | why |",
+        "|---|---|---|---|",
+    ]
+    sizes = {
+        "cls": len(signals.CLASSES), "apitype": len(signals.API_ERROR_TYPES),
+        "sqlstate": len(signals.SQLSTATES), "errname": len(signals.ERRNO_NAMES),
+        "errno": len(signals.ERRNO_NUMBERS), "winerror": len(signals.WIN_ERRORS),
+        "grpc": len(signals.GRPC_CODES), "status": 0,
+    }  # fmt: skip
+    for sig in signals.SIGNALS:
+        group = sig.token_group
+        by = "HTTP status (4xx, 5xx)" if group == "status" else f"`{group}`: {sizes[group]} tokens"
+        out.append(f"| {sig.code} | `{sig.name}` | {by} | {sig.why} |")
+    return out
+
+
 def render() -> str:
     """The whole page."""
     out = [
@@ -84,6 +133,7 @@ def render() -> str:
     ]
     if missing:
         out += ["", "Categories no rule produces yet: " + ", ".join(missing) + "."]
+    out += _keys_and_signals()
     for rule in RULES:
         kind = str(rule.category.kind)
         if rule.category.retry is not None:

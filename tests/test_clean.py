@@ -14,6 +14,7 @@ import pytest
 import hintline
 from hintline import Category, Example, Kind, Retry, Rule, rules
 from hintline.cleaner import match as _engine
+from hintline.cleaner import signals
 from hintline.cleaner.bound import (
     HEAD_BYTES,
     MAX_INPUT_BYTES,
@@ -289,6 +290,7 @@ class TestFallback:
     ) -> None:
         """Last Caused by, else last exception line, else first non-frame line."""
         monkeypatch.setattr(rules, "RULES", ())
+        monkeypatch.setattr(signals, "SIGNALS", ())
         hint = hintline.clean(text)
         assert hint.text == expected
         assert hint.rule is None
@@ -315,6 +317,7 @@ class TestFallback:
         expected = json.loads((_TRACES / name).with_suffix(".json").read_text())["root_cause"]
         line = ": ".join(part for part in (expected["type"], expected["message"]) if part)
         monkeypatch.setattr(rules, "RULES", ())
+        monkeypatch.setattr(signals, "SIGNALS", ())
         hint = hintline.clean((_TRACES / name).read_text(encoding="utf-8"))
         assert hint.rule is None
         assert hint.text.startswith(_finish(PREFIX + line).rstrip("…"))
@@ -324,6 +327,7 @@ class TestFallback:
         from hintline import traces
 
         monkeypatch.setattr(rules, "RULES", ())
+        monkeypatch.setattr(signals, "SIGNALS", ())
         fake = traces.Trace(
             (traces.ExceptionInfo("Outer", "o"), traces.ExceptionInfo("pkg.Root", "why"))
         )
@@ -340,5 +344,6 @@ class TestFallback:
             raise RuntimeError
 
         monkeypatch.setattr(rules, "RULES", ())
+        monkeypatch.setattr(signals, "SIGNALS", ())
         monkeypatch.setattr(traces, "parse_trace", boom)
         assert hintline.clean("OSError: disk gone").text == "Hint: OSError: disk gone"

@@ -11,8 +11,9 @@ from hintline._text import valid_text
 from hintline._vectorscan.screen import LiteralScreen
 from hintline.categories import Category, Kind, Retry
 from hintline.cleaner import match as _engine
+from hintline.cleaner import signals as _signals
 from hintline.cleaner.bound import prepare
-from hintline.cleaner.fallback import PLAIN, pick_line_with_strength
+from hintline.cleaner.fallback import PLAIN, keep_chain_root, pick_line_with_strength
 from hintline.rules._model import Rule
 from hintline.scrub import cut_scrubbed, scrub
 
@@ -75,8 +76,9 @@ def _strip_pairs(value: str) -> str:
     return value
 
 
-def normalise(value: str | None) -> str:
-    """Normalise one captured value as the rendering contract says (see ``Rule``)."""
+def normalise(value: str | None, *, split: bool = True) -> str:
+    """Normalise one captured value as the rendering contract says (see ``Rule``); with
+    ``split=False`` a composite ``a, b`` is kept whole (a key list: every column)."""
     if value is None:
         return UNKNOWN
     if not value.isascii() or not value.isprintable():
@@ -86,7 +88,7 @@ def normalise(value: str | None) -> str:
         # about to be cut: scrub the whole value first, so no prefix of a secret is left
         # (`postgresql://app:S3c…` has lost the `@host` that made it a URL with credentials)
         value = scrub(value)
-    if "," in value:
+    if split and "," in value:
         value = _strip_pairs(value.split(",", 1)[0].strip())
     return cut_scrubbed(value, MAX_VALUE_CHARS, "")
 
@@ -107,6 +109,12 @@ def _make(category: Category, text: str, rule: str | None, key: str | None) -> H
     return Hint(text, category, rule, key, category.kind, category.retry)
 
 
+def make_hint(category: Category, text: str, rule: str | None, key: str | None) -> Hint:
+    """A hint of ``category`` whose ``text`` (without the prefix) is finished as a rule's is:
+    whitespace collapsed, scrubbed, cut to 240 characters. ``key`` must be scrubbed already."""
+    return _make(category, _finish(PREFIX + text), rule, key)
+
+
 def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     """Render the hint of ``rule`` from its named ``groups`` (the rendering contract of ``Rule``).
 
@@ -118,7 +126,7 @@ def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
         if value is not None and len(value) > _MAX_CACHED_VALUE:
             return _render_uncached(rule, groups)  # not cached (nor hashed)
     # str fields only: their hashes are cached, the Category's (an Enum) is computed in Python
-    key = (rule.code, rule.name, rule.hint, rule.key_group, tuple(groups), values)
+    key = (rule.code, rule.name, rule.hint, rule.key_group, rule.key_list, tuple(groups), values)
     hint = _rendered.get(key)
     if hint is None:
         hint = _render_uncached(rule, groups)
@@ -134,8 +142,18 @@ _MAX_CACHED_VALUE = 512
 _rendered: dict[tuple[object, ...], Hint] = {}
 
 
+def _key_list(value: str | None) -> str:
+    """A key list's parts, each normalised, joined by ``, `` (``('a', 'b')`` gives ``a, b``)."""
+    if value is None:
+        return UNKNOWN
+    whole = normalise(value, split=False)
+    return ", ".join(normalise(part, split=False) for part in whole.split(","))[:MAX_VALUE_CHARS]
+
+
 def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     values = {group: normalise(value) for group, value in groups.items()}
+    if rule.key_list and rule.key_group is not None:
+        values[rule.key_group] = _key_list(groups.get(rule.key_group))
     text = _finish(PREFIX + rule.hint.format(**values))
     key = None
     if rule.key_group is not None and groups.get(rule.key_group) is not None:
@@ -204,7 +222,8 @@ def fallback(text: str, source: str | BaseException | None = None) -> Hint:
 
 def _fallback_hint_uncached(line: str | None) -> Hint:
     if line:
-        line = _CONTROL.sub("", line)
+        # scrubbed before links are dropped: `password: S3cret` must not lose its key
+        line = keep_chain_root(scrub(_CONTROL.sub("", line)), MAX_HINT_CHARS - len(PREFIX))
     text = _finish(PREFIX + (line or "Empty error message: nothing to act on."))
     return _make(Category.OTHER, text, None, None)
 
@@ -244,7 +263,11 @@ def clean(error: str | bytes | BaseException) -> Hint:
         text = prepare(error)
         found = _engine.match(text)
         if found is not None:
-            return render(found.rule, found.groups)  # the rendered hint and key are scrubbed
+            # the rendered hint and key are scrubbed; a keyless one gets its family's key
+            return _signals.complete_key(render(found.rule, found.groups), text, found.rule.pattern)
+        signalled = _signals.classify(text)  # no wording rule: what the runtime's codes say
+        if signalled is not None:
+            return signalled
         # scrub the whole text before the fallback picks a line: the line may hold only part
         # of a multi-line secret (a PEM body line), which no pattern recognises on its own
         return fallback(scrub(text), error if isinstance(error, BaseException) else None)

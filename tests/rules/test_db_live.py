@@ -222,14 +222,15 @@ def test_pg_auth_failed(postgres: str) -> None:
 
 @pytest.mark.parametrize("client", ["psycopg", "psycopg2"])
 def test_pg_connection_refused(client: str) -> None:
-    """A closed port on 127.0.0.1: the hint names the port."""
+    """A closed port on 127.0.0.1: the key is host:port (never the port alone), named in the hint."""
     port = free_port()
     dsn = f"postgresql://postgres@127.0.0.1:{port}/postgres"
     connect = psycopg.connect if client == "psycopg" else psycopg2.connect
     exc = _raised(lambda: connect(dsn, connect_timeout=5))
     want = _expected("pg", client, "refused")
     hint = hintline.clean(exc)
-    assert (hint.rule, hint.category, hint.key) == (want["rule"], want["category"], str(port))
+    assert (hint.rule, hint.category, hint.key) == (want["rule"], want["category"], f"127.0.0.1:{port}")
+    assert f"127.0.0.1:{port}" in hint.text
 
 
 # --- SQLite --------------------------------------------------------------------------------

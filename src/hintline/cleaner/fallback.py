@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CAUSED_BY", "EXCEPTION", "PLAIN", "pick_line", "pick_line_with_strength"]
+__all__ = [
+    "CAUSED_BY",
+    "EXCEPTION",
+    "PLAIN",
+    "keep_chain_root",
+    "pick_line",
+    "pick_line_with_strength",
+]
 
 _CAUSED_BY = "Caused by:"
 
@@ -73,15 +80,41 @@ def _line_at(text: str, index: int) -> str:
 
 
 def _last_caused_by(text: str) -> str | None:
+    """The root cause of a ``Caused by:`` chain: the last one at the start of its line (a JVM
+    chain; an indented one belongs to a ``Suppressed:`` block), else the last indented one;
+    a bare ``Caused by:`` heads a list (Rust anyhow), whose last item is the root."""
+    indented = None
     index = text.rfind(_CAUSED_BY)
     while index >= 0:
-        line = _line_at(text, index).strip()
+        raw = _line_at(text, index)
+        line = raw.strip()
         if line.startswith(_CAUSED_BY):
             rest = line[len(_CAUSED_BY) :].strip()
+            if not rest:
+                rest = _last_list_item(text, index) or ""
             if rest:
-                return rest
+                if not raw[:1].isspace():
+                    return rest
+                indented = indented or rest
         index = text.rfind(_CAUSED_BY, 0, index)
-    return None
+    return indented
+
+
+def _last_list_item(text: str, index: int) -> str | None:
+    """The last item of the indented list after a bare ``Caused by:`` (``    0: a``, ``    1: b``
+    or one unnumbered line), up to the first line that is not indented."""
+    start = text.find("\n", index)
+    last = None
+    while start >= 0:
+        end = text.find("\n", start + 1)
+        line = text[start + 1 : len(text) if end < 0 else end]
+        if not line.strip() or not line[:1].isspace():
+            break
+        item = line.strip()
+        number, colon, rest = item.partition(": ")
+        last = rest.strip() if colon and number.isdigit() else item
+        start = end
+    return last or None
 
 
 def _last_exception_line(text: str) -> str | None:
@@ -136,3 +169,29 @@ def pick_line_with_strength(text: str) -> tuple[str | None, int]:
 def pick_line(text: str) -> str | None:
     """The most useful line of a text no rule claimed, or ``None`` for a blank text."""
     return pick_line_with_strength(text)[0]
+
+
+_CHAIN_SEPARATOR = ": "
+_MIN_LINKS = 4
+
+
+def keep_chain_root(line: str, budget: int) -> str:
+    """A wrapped-error chain longer than ``budget`` keeps its first link and as many of its last
+    links as fit (``sync orders: … dial tcp 10.0.0.5:443: connect: connection reset``): Go's
+    ``%w`` chains and similar ``a: b: c`` wrappers print the root cause last, where a plain
+    cut would drop it. Other lines are returned as they are (the caller cuts them)."""
+    if len(line) <= budget or line.count(_CHAIN_SEPARATOR) < _MIN_LINKS - 1:
+        return line
+    links = line.split(_CHAIN_SEPARATOR)
+    head = links[0] + ": … "
+    tail: list[str] = []
+    size = len(head)
+    for link in reversed(links[1:]):
+        extra = len(link) + (len(_CHAIN_SEPARATOR) if tail else 0)
+        if size + extra > budget:
+            break
+        tail.insert(0, link)
+        size += extra
+    if not tail:
+        return line
+    return head + _CHAIN_SEPARATOR.join(tail)

@@ -24,6 +24,7 @@ with deferred_checks():
         payload,
         php,
         python,
+        refs,
         system,
         tools,
     )
@@ -34,6 +35,7 @@ RULES: tuple[Rule, ...] = (
     *db.RULES,
     *payload.RULES,
     *tools.RULES,
+    *refs.RULES,
     *python.RULES,
     *node.RULES,
     *jvm.RULES,

@@ -52,7 +52,9 @@ class Rule:
        c. surrounding quotes, backticks and brackets are stripped (matched pairs, repeatedly:
           ``'x'``, ``"x"``, ```x```, ``(x)``, ``[x]``, ``{x}``, ``<x>``, ``‘x’``, ``“x”``);
        d. a composite ``a, b`` (or ``(a, b)``) gives its first column ``a`` (quotes stripped
-          again: ``("a", "b")`` gives ``a``);
+          again: ``("a", "b")`` gives ``a``), except in a rule with ``key_list=True``, whose
+          key group is a key list: there every part is kept, each un-quoted (``('a', 'b')`` and
+          ``(a, b)`` give ``a, b``): a multi-column key is all its columns;
        e. a value about to be cut (step d or e) is first passed whole through
           :func:`hintline.scrub.scrub`; then it is cut to 64 characters (never inside ``***``).
 
@@ -87,6 +89,8 @@ class Rule:
         near_misses: inputs this rule must *not* claim.
         key_group: the named group holding the offending key, or ``None`` for no key.
         since: the version the rule appeared in.
+        key_list: the key group holds a list (the columns of a multi-column key, a tuple
+            key): it is kept whole, each part un-quoted, instead of cut to its first part.
 
     Raises:
         RuleError: at declaration, for a rule without examples, a pattern that does not
@@ -107,6 +111,7 @@ class Rule:
     near_misses: tuple[str, ...] = ()
     key_group: str | None = "key"
     since: str = "0.1.0"
+    key_list: bool = False
 
     def __post_init__(self) -> None:
         where = f"rule {self.code} ({self.name})"

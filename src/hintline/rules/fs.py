@@ -11,11 +11,52 @@ from hintline.categories import Category
 from hintline.rules._model import Example, Rule
 
 _FX = "tests/rules/fixtures/fs/"
+_SG = "tests/rules/fixtures/signals/"
+
 _NOT_FOUND = "File or directory '{key}' does not exist; check the path (list the directory first) or create it before reading it."
 _DENIED = "Permission denied for '{key}'; this path is not accessible to the process, so use a path you are allowed to read or write."
 _PATH = r"[^\n'\"]+"
 
 RULES: tuple[Rule, ...] = (
+    Rule(
+        code="FS017",
+        name="fs.sandbox-outside-allowed-directories",
+        category=Category.SANDBOX_ESCAPE,
+        pattern=r"path outside allowed directories: (?P<key>[^\s\"']+)",
+        hint="Path '{key}' is outside the allowed directories; use a path inside them, access outside is refused by policy (do not retry another way around).",
+        why="The MCP filesystem server (and tools modelled on it) refuse paths that resolve outside their allowed directories, traversal included.",
+        examples=(
+            Example(
+                '{"result":{"content":[{"type":"text","text":"Access denied - path outside allowed directories: /etc/passwd not in /tmp/hintline-mcp-ws-lbe4t9jt"}],"isError":true},"jsonrpc":"2.0","id":2}',
+                "Hint: Path '/etc/passwd' is outside the allowed directories; use a path inside them, access outside is refused by policy (do not retry another way around).",
+                "/etc/passwd",
+                _SG + "mcp-fs-sandbox.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="FS018",
+        name="fs.sandbox-escape-wording",
+        category=Category.SANDBOX_ESCAPE,
+        pattern=(
+            r"(?i)(?:resolves outside (?:of )?(?:the )?(?:workspace|sandbox|project|allowed|root)|"
+            r"outside (?:of )?(?:the )?allowed (?:working )?director(?:y|ies)|"
+            r"escapes? (?:from )?(?:the )?(?:sandbox|workspace|jail)|path traversal (?:attempt|detected|is not allowed)|"
+            r"outside (?:of )?the (?:workspace|sandbox) root)"
+        ),
+        hint="The path leaves the allowed workspace; access outside it is refused by policy, so use a path inside the workspace (do not retry another way around).",
+        why="Sandboxed tools word path escapes many ways (resolves outside the workspace root, escapes the sandbox, traversal); all are the same policy refusal.",
+        key_group=None,
+        examples=(
+            Example(
+                "Permission denied: src/../config/secrets.ts is outside the allowed working directory /project/my-app/.",
+                "Hint: The path leaves the allowed workspace; access outside it is refused by policy, so use a path inside the workspace (do not retry another way around).",
+                None,
+                "/work/shared/docs/seeds (error-taxonomy seed: the policy error format of an agent tool)",
+            ),
+        ),
+        near_misses=("The job escaped quoting", "resolved the workspace root"),
+    ),
     Rule(
         code="FS001",
         name="fs.sandbox-escape",
@@ -288,6 +329,22 @@ RULES: tuple[Rule, ...] = (
                 "Hint: The disk is full (no space left on device); free space or write somewhere else, retrying the same write will fail.",
                 None,
                 _FX + "node_enospc.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="FS019",
+        name="fs.git-repository-not-found",
+        category=Category.FILE_NOT_FOUND,
+        pattern=r"fatal: repository '(?P<key>[^'\n]+)' (?:does not exist|not found)",
+        hint="Git repository '{key}' does not exist; check the URL or path (and access to it).",
+        why="git's own stderr, printed before the CalledProcessError (or exec error) that wraps it, names the repository.",
+        examples=(
+            Example(
+                "fatal: repository '/srv/repos/missing-repo.git' does not exist",
+                "Hint: Git repository '/srv/repos/missing-repo.git' does not exist; check the URL or path (and access to it).",
+                "/srv/repos/missing-repo.git",
+                _SG + "py-git-called-process.txt",
             ),
         ),
     ),

@@ -31,8 +31,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: http://127.0.0.1:37849/v1/reports",
-                "Hint: The request was not authenticated (HTTP 401); valid credentials are required, so do not repeat the same call without them.",
-                None,
+                "Hint: [/v1/reports] The request was not authenticated (HTTP 401); valid credentials are required, so do not repeat the same call without them.",
+                "/v1/reports",
                 _FX + "requests_401.txt",
             ),
             Example(
@@ -55,8 +55,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "httpx.HTTPStatusError: Client error '403 Forbidden' for url 'http://127.0.0.1:37849/v1/admin/users'",
-                "Hint: Access is forbidden (HTTP 403); these credentials may not do this, so do not retry: use an allowed resource or ask for access.",
-                None,
+                "Hint: [/v1/admin/users] Access is forbidden (HTTP 403); these credentials may not do this, so do not retry: use an allowed resource or ask for access.",
+                "/v1/admin/users",
                 _FX + "httpx_403.txt",
             ),
         ),
@@ -115,15 +115,16 @@ RULES: tuple[Rule, ...] = (
         code="HT005",
         name="http.rate-limited-retry-after",
         category=Category.RATE_LIMITED,
-        pattern=r"(?s)" + _STATUS + r"429\b.*?(?i:retry-after): ?(?P<key>\d{1,6})\b",
-        hint="Rate limited (HTTP 429); wait {key} seconds (Retry-After) before calling again, and slow down.",
-        why="HTTP 429 with its Retry-After header in the text (curl -i, raw responses, logged headers).",
+        pattern=r"(?s)" + _STATUS + r"429\b.*?(?i:retry-after): ?(?P<wait>\d{1,6})\b",
+        hint="Rate limited (HTTP 429); wait {wait} seconds (Retry-After) before calling again, and slow down.",
+        why="HTTP 429 with its Retry-After header in the text (curl -i, raw responses, logged headers); the wait is in the hint, the key is the request path (none in a bare header dump).",
+        key_group=None,
         examples=(
             Example(
                 "HTTP/1.0 429 Too Many Requests\r\nServer: fixture-api/1.0 Python/3.11.7\r\nRetry-After: 7\r\n"
                 "Content-Type: application/json\r\n\r\ncurl: (22) The requested URL returned error: 429",
                 "Hint: Rate limited (HTTP 429); wait 7 seconds (Retry-After) before calling again, and slow down.",
-                "7",
+                None,
                 _FX + "curl_429_headers.txt",
             ),
         ),
@@ -139,8 +140,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "aiohttp.client_exceptions.ClientResponseError: 429, message='Too Many Requests', url='http://127.0.0.1:37849/v1/search'",
-                "Hint: Rate limited (HTTP 429); wait before calling again (honour Retry-After if the response has it) and slow down.",
-                None,
+                "Hint: [/v1/search] Rate limited (HTTP 429); wait before calling again (honour Retry-After if the response has it) and slow down.",
+                "/v1/search",
                 _FX + "aiohttp_429.txt",
             ),
         ),
@@ -156,8 +157,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "java.io.IOException: Server returned HTTP response code: 409 for URL: http://127.0.0.1:37849/v1/orders/7",
-                "Hint: The request conflicts with the current state of the resource (HTTP 409); fetch the current state (it may already exist or have changed) and adjust the call.",
-                None,
+                "Hint: [/v1/orders/7] The request conflicts with the current state of the resource (HTTP 409); fetch the current state (it may already exist or have changed) and adjust the call.",
+                "/v1/orders/7",
                 _FX + "java_urlconnection_409.txt",
             ),
         ),
@@ -173,8 +174,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "requests.exceptions.HTTPError: 422 Client Error: Unprocessable Entity for url: http://127.0.0.1:37849/v1/orders",
-                "Hint: The server rejected the request body as invalid (HTTP 422); check required fields, types and allowed values against the API schema.",
-                None,
+                "Hint: [/v1/orders] The server rejected the request body as invalid (HTTP 422); check required fields, types and allowed values against the API schema.",
+                "/v1/orders",
                 _FX + "requests_422.txt",
             ),
         ),
@@ -207,14 +208,14 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "requests.exceptions.HTTPError: 500 Server Error: Internal Server Error for url: http://127.0.0.1:37849/v1/invoices",
-                "Hint: The server failed (HTTP 500); this is not caused by the request, so retry later with backoff.",
-                None,
+                "Hint: [/v1/invoices] The server failed (HTTP 500); this is not caused by the request, so retry later with backoff.",
+                "/v1/invoices",
                 _FX + "requests_500.txt",
             ),
             Example(
                 "httpx.HTTPStatusError: Server error '503 Service Unavailable' for url 'http://127.0.0.1:37849/v1/health'",
-                "Hint: The server failed (HTTP 503); this is not caused by the request, so retry later with backoff.",
-                None,
+                "Hint: [/v1/health] The server failed (HTTP 503); this is not caused by the request, so retry later with backoff.",
+                "/v1/health",
                 _FX + "httpx_503.txt",
             ),
         ),
@@ -235,8 +236,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "requests.exceptions.ReadTimeout: HTTPConnectionPool(host='127.0.0.1', port=37849): Read timed out. (read timeout=1.0)",
-                "Hint: The HTTP request timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
-                None,
+                "Hint: [127.0.0.1:37849] The HTTP request timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
+                "127.0.0.1:37849",
                 _FX + "requests_timeout.txt",
             ),
             Example(

@@ -10,6 +10,8 @@ from hintline.categories import Category
 from hintline.rules._model import Example, Rule
 
 _FX = "tests/rules/fixtures/native/"
+_SG = "tests/rules/fixtures/signals/"
+
 _RECURSION = " stack overflow: a function calls itself without end; add a base case or use a loop, and check for cyclic data."
 
 RULES: tuple[Rule, ...] = (
@@ -220,6 +222,40 @@ RULES: tuple[Rule, ...] = (
                 "Hint: A value is not a valid number (Go strconv.ParseInt: value out of range); send digits only, within range.",
                 None,
                 _FX + "go_parse_int_range.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="GO006",
+        name="native.go-all-goroutines-asleep",
+        category=Category.OTHER,
+        pattern=r"fatal error: all goroutines are asleep - deadlock!",
+        hint="The Go program deadlocked itself: every goroutine is blocked (a channel send or receive, or a lock, with no partner); the same input will hang again, so fix the code, do not retry.",
+        why="The Go runtime's checkdead: a logic error in the program, not a transient database deadlock (so not category deadlock, which retries).",
+        key_group=None,
+        examples=(
+            Example(
+                "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:",
+                "Hint: The Go program deadlocked itself: every goroutine is blocked (a channel send or receive, or a lock, with no partner); the same input will hang again, so fix the code, do not retry.",
+                None,
+                _SG + "doc-go-deadlock.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="RS007",
+        name="native.rust-env-not-present",
+        category=Category.KEY_ERROR,
+        pattern=r"on an `Err` value: NotPresent",
+        hint="An environment variable the program reads (std::env::var) is not set; set it before running, or give it a default.",
+        why="Rust's env::var(...).unwrap() on an unset variable panics with VarError::NotPresent, which does not name the variable.",
+        key_group=None,
+        examples=(
+            Example(
+                "called `Result::unwrap()` on an `Err` value: NotPresent",
+                "Hint: An environment variable the program reads (std::env::var) is not set; set it before running, or give it a default.",
+                None,
+                _SG + "rust-env-not-present.txt",
             ),
         ),
     ),

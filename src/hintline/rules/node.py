@@ -10,6 +10,7 @@ from hintline.categories import Category
 from hintline.rules._model import Example, Rule
 
 _FX = "tests/rules/fixtures/node/"
+_SG = "tests/rules/fixtures/signals/"
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -43,6 +44,88 @@ RULES: tuple[Rule, ...] = (
                 _FX + "node_set_undefined.txt",
             ),
         ),
+    ),
+    Rule(
+        code="JS010",
+        name="node.cannot-read-property-old",
+        category=Category.UNDEFINED_PROPERTY,
+        pattern=r"Cannot (?P<op>read|set) property '(?P<key>[^'\n]+)' of (?P<what>undefined|null)\b",
+        hint="Cannot {op} '{key}' of {what}: the object that should hold '{key}' is missing; check the previous step returned it before using it.",
+        why="V8 before 9.x (Node 15 and older) worded property access on undefined/null this way; still common in logs of older services.",
+        examples=(
+            Example(
+                "TypeError: Cannot read property 'profile' of undefined\n    at getUser (/srv/app/users.js:12:19)",
+                "Hint: Cannot read 'profile' of undefined: the object that should hold 'profile' is missing; check the previous step returned it before using it.",
+                "profile",
+                _SG + "doc-node14-cannot-read-property.txt",
+            ),
+        ),
+        near_misses=("Cannot read properties of undefined (reading 'x')",),
+    ),
+    Rule(
+        code="JS011",
+        name="node.jsc-not-an-object",
+        category=Category.UNDEFINED_PROPERTY,
+        pattern=(
+            r"(?P<what>undefined|null) is not an object \(evaluating '(?:[^'\n]*\.)?(?P<key>[\w$]+)'\)"
+        ),
+        hint="Cannot read '{key}' of {what}: the object that should hold '{key}' is missing; check the previous step returned it before using it.",
+        why="JavaScriptCore (Safari, Bun, React Native's JSC) words property access on undefined/null as 'undefined is not an object (evaluating ...)'.",
+        examples=(
+            Example(
+                "Exception: TypeError: undefined is not an object (evaluating 'o.customer.address')",
+                "Hint: Cannot read 'address' of undefined: the object that should hold 'address' is missing; check the previous step returned it before using it.",
+                "address",
+                _SG + "js-jsc-undefined-property.txt",
+            ),
+            Example(
+                "Exception: TypeError: null is not an object (evaluating 'u.profile')",
+                "Hint: Cannot read 'profile' of null: the object that should hold 'profile' is missing; check the previous step returned it before using it.",
+                "profile",
+                _SG + "js-jsc-null-property.txt",
+            ),
+        ),
+        near_misses=("TypeError: undefined is not a function (near '...x...')",),
+    ),
+    Rule(
+        code="JS012",
+        name="node.spidermonkey-cannot-access",
+        category=Category.UNDEFINED_PROPERTY,
+        pattern=r"can't access property \"(?P<key>[^\"\n]+)\", (?P<obj>[\w$.\[\]]+) is (?P<what>undefined|null)\b",
+        hint="Cannot read '{key}' of {what} ('{obj}'): the object that should hold '{key}' is missing; check the previous step returned it before using it.",
+        why="SpiderMonkey (Firefox, gjs) since version 74 names the property and the undefined/null expression.",
+        examples=(
+            Example(
+                'TypeError: can\'t access property "address", order.customer is undefined',
+                "Hint: Cannot read 'address' of undefined ('order.customer'): the object that should hold 'address' is missing; check the previous step returned it before using it.",
+                "address",
+                _SG + "doc-spidermonkey-cannot-access.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="JS013",
+        name="node.spidermonkey-is-undefined",
+        category=Category.UNDEFINED_PROPERTY,
+        pattern=r"(?m)TypeError: (?P<key>[\w$][\w$.\[\]]{0,127}) is (?P<what>undefined|null)$",
+        hint="'{key}' is {what} where an object was expected: check the previous step returned it before reading its properties.",
+        why="SpiderMonkey (gjs, older Firefox) when the property read is on a plain undefined/null expression: it names the expression only.",
+        examples=(
+            Example(
+                "(gjs:32698): Gjs-CRITICAL **: 23:24:22.571: JS ERROR: TypeError: o.customer is undefined\n"
+                "total@/tmp/hintline-js-i1_askzu/undefined-property.js:2:21",
+                "Hint: 'o.customer' is undefined where an object was expected: check the previous step returned it before reading its properties.",
+                "o.customer",
+                _SG + "js-gjs-undefined-property.txt",
+            ),
+            Example(
+                "(gjs:32712): Gjs-CRITICAL **: 23:24:22.763: JS ERROR: TypeError: u is null",
+                "Hint: 'u' is null where an object was expected: check the previous step returned it before reading its properties.",
+                "u",
+                _SG + "js-gjs-null-property.txt",
+            ),
+        ),
+        near_misses=("TypeError: x is undefined or not a function in this context",),
     ),
     Rule(
         code="JS002",

@@ -11,8 +11,50 @@ from hintline.categories import Category
 from hintline.rules._model import Example, Rule
 
 _FX = "tests/rules/fixtures/payload/"
+_SG = "tests/rules/fixtures/signals/"
+
 
 RULES: tuple[Rule, ...] = (
+    Rule(
+        code="PL019",
+        name="payload.fastapi-422-missing",
+        category=Category.MISSING_FIELD,
+        pattern=(
+            r"""["']detail["']: ?\[\{["']type["']: ?["']missing["'], ?["']loc["']: ?\["""
+            r"""[^\]\n]{0,200}["'](?P<key>[^"'\],\n]{1,64})["']\]"""
+        ),
+        hint="Required field '{key}' is missing from the request (HTTP 422); add '{key}' to the body and call again.",
+        why="FastAPI/pydantic 422 bodies list validation errors; the first printed is a missing field, loc[-1] names it. Anchored to the first item, so the first error printed wins.",
+        examples=(
+            Example(
+                'POST /v1/users failed: 422\n{"detail":[{"type":"missing","loc":["body","email"],"msg":"Field required","input":{"age":"forty"}},{"type":"int_parsing","loc":["body","age"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"forty"}]}',
+                "Hint: Required field 'email' is missing from the request (HTTP 422); add 'email' to the body and call again.",
+                "email",
+                _SG + "py-fastapi-422.txt",
+            ),
+        ),
+        near_misses=('{"detail":[{"type":"int_parsing","loc":["body","age"]},{"type":"missing","loc":["body","email"]}]}',),
+    ),
+    Rule(
+        code="PL020",
+        name="payload.fastapi-422-invalid",
+        category=Category.TYPE_MISMATCH,
+        pattern=(
+            r"""["']detail["']: ?\[\{["']type["']: ?["'](?P<type>[a-z_]{1,40})["'], ?["']loc["']: ?\["""
+            r"""[^\]\n]{0,200}["'](?P<key>[^"'\],\n]{1,64})["']\]"""
+        ),
+        hint="Field '{key}' has an invalid value ({type}, HTTP 422); send a value of the type and range the API schema expects.",
+        why="FastAPI/pydantic 422 bodies whose first error is a type or value error: loc[-1] is the field to fix.",
+        examples=(
+            Example(
+                'POST /v1/users failed: 422\n{"detail":[{"type":"int_parsing","loc":["body","age"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"forty"},{"type":"missing","loc":["body","email"],"msg":"Field required","input":{"age":"forty"}}]}',
+                "Hint: Field 'age' has an invalid value (int_parsing, HTTP 422); send a value of the type and range the API schema expects.",
+                "age",
+                _SG + "py-fastapi-422-type-first.txt",
+            ),
+        ),
+        near_misses=('{"detail": "Not authenticated"}',),
+    ),
     Rule(
         code="PL001",
         name="payload.pydantic-field-required",
@@ -243,11 +285,35 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        code="PL021",
+        name="payload.response-not-json",
+        category=Category.MALFORMED_JSON,
+        pattern=(
+            r"(?:requests\.exceptions\.JSONDecodeError|in json\n[^\n]*\n[^\n]*JSONDecodeError|"
+            r"ContentTypeError: \d{3}, message='Attempt to decode JSON with unexpected mimetype|"
+            r"Unexpected token '?<'?,? [^\n]{0,40}is not valid JSON)"
+        ),
+        hint="The response body was not JSON (an HTML error page, an empty or truncated body); check the response's status and content type before parsing it, the request may have failed.",
+        why="A client's .json() on a response that is not JSON: the fault is the response (a proxy's error page, an empty body), not JSON the caller sent.",
+        key_group=None,
+        examples=(
+            Example(
+                '  File "/tmp/i16v/lib/python3.11/site-packages/requests/models.py", line 1120, in json\n'
+                "    raise RequestsJSONDecodeError(e.msg, e.doc, e.pos)\n"
+                "requests.exceptions.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+                "Hint: The response body was not JSON (an HTML error page, an empty or truncated body); check the response's status and content type before parsing it, the request may have failed.",
+                None,
+                _SG + "py-json-of-html.txt",
+            ),
+        ),
+        near_misses=("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",),
+    ),
+    Rule(
         code="PL013",
         name="payload.python-json-decode",
         category=Category.MALFORMED_JSON,
         pattern=(
-            r"JSONDecodeError: (?P<what>Expecting [^:\n]+|Extra data|Unterminated string[^:\n]*|"
+            r"JSONDecodeError: (?P<what>Expecting '[^'\n]{1,3}' delimiter|Expecting [^:\n]+|Extra data|Unterminated string[^:\n]*|"
             r"Invalid [^:\n]+): line (?P<line>\d+) column (?P<column>\d+)"
         ),
         hint="The JSON text is malformed ({what}, line {line} column {column}); send valid JSON: double-quoted keys and strings, no trailing commas, not empty.",
@@ -387,5 +453,58 @@ RULES: tuple[Rule, ...] = (
                 _FX + "php_json_exception.txt",
             ),
         ),
+    ),
+    Rule(
+        code="PL022",
+        name="payload.jq-parse-error",
+        category=Category.MALFORMED_JSON,
+        pattern=r"(?m)^(?:jq: error \(at [^)\n]*\): )?parse error: (?P<what>[^\n]+?) at line (?P<line>\d+), column (?P<column>\d+)",
+        hint="jq could not parse its JSON input ({what}, line {line} column {column}); the input is not valid JSON, check what was piped in.",
+        why="jq's own parser error on malformed input (a truncated response, HTML, several documents glued together).",
+        key_group=None,
+        examples=(
+            Example(
+                "parse error: Unfinished JSON term at EOF at line 1, column 9",
+                "Hint: jq could not parse its JSON input (Unfinished JSON term at EOF, line 1 column 9); the input is not valid JSON, check what was piped in.",
+                None,
+                _SG + "jq-parse.txt",
+            ),
+        ),
+        near_misses=("parse error near `fi'",),
+    ),
+    Rule(
+        code="PL023",
+        name="payload.jq-filter-syntax",
+        category=Category.SYNTAX_ERROR,
+        pattern=r"jq: error: syntax error, (?P<what>[^\n(]+?)(?: \(|,| at )",
+        hint="The jq filter has a syntax error ({what}); fix the filter expression (and its shell quoting).",
+        why="jq's compile error for a malformed filter, often a shell quoting problem.",
+        key_group=None,
+        examples=(
+            Example(
+                "jq: error: syntax error, unexpected $end (Unix shell quoting issues?) at <top-level>, line 1:",
+                "Hint: The jq filter has a syntax error (unexpected $end); fix the filter expression (and its shell quoting).",
+                None,
+                _SG + "jq-filter.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="PL024",
+        name="payload.serde-invalid-value",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"invalid value: (?P<got>[a-z]+(?: [a-z]+)?) [^\n]*?, expected (?P<type>[^\n]+?) at line \d+ column \d+",
+        hint="A value has the right type but is not allowed (got {got}, expected {type}); send a value in the expected range or set.",
+        why="serde's invalid_value: the JSON type fits but the value does not (a negative number for an unsigned field, an unknown enum string).",
+        key_group=None,
+        examples=(
+            Example(
+                "Error: invalid value: integer `-1`, expected u32 at line 1 column 14",
+                "Hint: A value has the right type but is not allowed (got integer, expected u32); send a value in the expected range or set.",
+                None,
+                _SG + "doc-serde-invalid-value.txt",
+            ),
+        ),
+        near_misses=("invalid type: string \"x\", expected u32 at line 1 column 3",),
     ),
 )

@@ -10,8 +10,45 @@ from hintline.categories import Category
 from hintline.rules._model import Example, Rule
 
 _FX = "tests/rules/fixtures/python/"
+_SG = "tests/rules/fixtures/signals/"
+
 
 RULES: tuple[Rule, ...] = (
+    Rule(
+        code="PY018",
+        name="python.missing-env-var",
+        category=Category.KEY_ERROR,
+        pattern=r"os(?:>|\.py)\", line \d+, in __getitem__\n(?:[^\n]*\n){0,3}?(?:[\w.]*\.)?KeyError: '(?P<key>[^'\n]+)'",
+        hint="Environment variable '{key}' is not set; set it (or read it with os.environ.get and a default) before running.",
+        why="os.environ[...] raises KeyError from os.py's __getitem__: the missing key is an environment variable, not data.",
+        examples=(
+            Example(
+                '  File "<frozen os>", line 679, in __getitem__\nKeyError: \'DATABASE_URL\'',
+                "Hint: Environment variable 'DATABASE_URL' is not set; set it (or read it with os.environ.get and a default) before running.",
+                "DATABASE_URL",
+                _SG + "py-environ-missing.txt",
+            ),
+        ),
+        near_misses=("KeyError: 'DATABASE_URL'",),
+    ),
+    Rule(
+        code="PY019",
+        name="python.key-error-tuple",
+        category=Category.KEY_ERROR,
+        pattern=r"(?m)^(?:[\w.]*\.)?KeyError: \((?P<key>'[^'\n]*'(?:, '[^'\n]*'){1,7})\)$",
+        hint="Composite key ({key}) is not in the mapping; look the entry up with a tuple that exists, or add it first.",
+        why="CPython's KeyError for a tuple key prints the tuple's repr; every part is the key.",
+        key_list=True,
+        examples=(
+            Example(
+                "KeyError: ('acme', 'bob@example.com')",
+                "Hint: Composite key (acme, bob@example.com) is not in the mapping; look the entry up with a tuple that exists, or add it first.",
+                "acme, bob@example.com",
+                _SG + "py-tuple-key.txt",
+            ),
+        ),
+        near_misses=("KeyError: 'acme'",),
+    ),
     Rule(
         code="PY001",
         name="python.key-error",

@@ -12,6 +12,8 @@ from hintline.rules._model import Example, Rule
 
 _HTTP = "tests/rules/fixtures/http/"
 _FX = "tests/rules/fixtures/system/"
+_SG = "tests/rules/fixtures/signals/"
+
 _DNS_HOST = "Host '{key}' could not be resolved (DNS); check the host name, and retry later if name resolution is down."
 _REFUSED = "Nothing is accepting connections at {host} port {key}; the service may be down or the host/port wrong, so retry later or fix the address."
 
@@ -77,6 +79,78 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        code="SY012",
+        name="system.tls-wrong-version",
+        category=Category.TLS_ERROR,
+        pattern=r"(?i:wrong version number|WRONG_VERSION_NUMBER|ERR_SSL_WRONG_VERSION_NUMBER)",
+        hint="The server did not answer with TLS (wrong version number): it speaks plain HTTP on that port; use http:// or the server's TLS port.",
+        why="OpenSSL's wrong version number: a TLS client hello answered by a plain-text server.",
+        key_group=None,
+        examples=(
+            Example(
+                "requests.exceptions.SSLError: HTTPSConnectionPool(host='127.0.0.1', port=45037): Max retries exceeded with url: /v1/health (Caused by SSLError(SSLError(1, '[SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006)')))",
+                "Hint: [127.0.0.1:45037] The server did not answer with TLS (wrong version number): it speaks plain HTTP on that port; use http:// or the server's TLS port.",
+                "127.0.0.1:45037",
+                _SG + "py-tls-wrong-version.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="SY013",
+        name="system.tls-self-signed",
+        category=Category.TLS_ERROR,
+        pattern=r"(?:self[- ]signed certificate|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)",
+        hint="The server's TLS certificate is self-signed (not from a trusted CA); trust that certificate or its CA explicitly, retrying will not help.",
+        why="A self-signed certificate (OpenSSL, Node's DEPTH_ZERO_SELF_SIGNED_CERT): say which failure, not every possible one.",
+        key_group=None,
+        examples=(
+            Example(
+                "ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: "
+                "self-signed certificate (_ssl.c:1006)",
+                "Hint: The server's TLS certificate is self-signed (not from a trusted CA); trust that certificate or its CA explicitly, retrying will not help.",
+                None,
+                _HTTP + "requests_tls.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="SY014",
+        name="system.tls-expired",
+        category=Category.TLS_ERROR,
+        pattern=r"(?:certificate has expired|CERT_HAS_EXPIRED|certificate expired)",
+        hint="The server's TLS certificate has expired; it must be renewed on the server, retrying will not help.",
+        why="An expired certificate (OpenSSL, Node CERT_HAS_EXPIRED, Go x509).",
+        key_group=None,
+        examples=(
+            Example(
+                "Error: certificate has expired\n  code: 'CERT_HAS_EXPIRED'",
+                "Hint: The server's TLS certificate has expired; it must be renewed on the server, retrying will not help.",
+                None,
+                "https://nodejs.org/api/errors.html (X509_V_ERR codes: CERT_HAS_EXPIRED, message 'certificate has expired')",
+            ),
+        ),
+    ),
+    Rule(
+        code="SY015",
+        name="system.tls-hostname-mismatch",
+        category=Category.TLS_ERROR,
+        pattern=(
+            r"(?:Hostname mismatch|ERR_TLS_CERT_ALTNAME_INVALID|certificate is not valid for|"
+            r"x509: certificate is valid for|doesn't match (?:any of the )?(?:subject alternative|common name)|No subject alternative (?:DNS )?names? matching)"
+        ),
+        hint="The server's TLS certificate is for a different host name; call the host name the certificate names (or fix the certificate), retrying will not help.",
+        why="A certificate valid but for another name (OpenSSL Hostname mismatch, Node ERR_TLS_CERT_ALTNAME_INVALID, Go x509, Java).",
+        key_group=None,
+        examples=(
+            Example(
+                "ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: Hostname mismatch, certificate is not valid for 'localhost'. (_ssl.c:1006)",
+                "Hint: The server's TLS certificate is for a different host name; call the host name the certificate names (or fix the certificate), retrying will not help.",
+                None,
+                "https://github.com/openssl/openssl/blob/master/crypto/x509/x509_txt.c (X509_V_ERR_HOSTNAME_MISMATCH: Hostname mismatch), CPython _ssl.c verify message",
+            ),
+        ),
+    ),
+    Rule(
         code="SY003",
         name="system.tls-certificate",
         category=Category.TLS_ERROR,
@@ -86,27 +160,20 @@ RULES: tuple[Rule, ...] = (
             r"DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_HAS_EXPIRED|"
             r"ERR_TLS_CERT_ALTNAME_INVALID|SSLHandshakeException|SSLCertVerificationError)"
         ),
-        hint="The TLS certificate could not be verified (untrusted, self-signed, expired or wrong host name); fix the certificate or the trusted CA bundle, retrying will not help.",
-        why="Certificate verification failures from OpenSSL (Python, curl), Node, Java (PKIX) and Go (x509).",
+        hint="The TLS certificate is not issued by a CA this client trusts (unknown authority); fix the server's certificate chain or the client's trusted CA bundle, retrying will not help.",
+        why="Certificate chain verification failures (unknown authority) from OpenSSL (Python, curl), Node, Java (PKIX) and Go (x509); self-signed, expired and host-name failures have their own rules above.",
         key_group=None,
         examples=(
             Example(
-                "ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: "
-                "self-signed certificate (_ssl.c:1006)",
-                "Hint: The TLS certificate could not be verified (untrusted, self-signed, expired or wrong host name); fix the certificate or the trusted CA bundle, retrying will not help.",
-                None,
-                _HTTP + "requests_tls.txt",
-            ),
-            Example(
                 "error: Get \"https://127.0.0.1:36473/v1/health\": x509: certificate signed by unknown authority",
-                "Hint: The TLS certificate could not be verified (untrusted, self-signed, expired or wrong host name); fix the certificate or the trusted CA bundle, retrying will not help.",
-                None,
+                "Hint: [127.0.0.1:36473] The TLS certificate is not issued by a CA this client trusts (unknown authority); fix the server's certificate chain or the client's trusted CA bundle, retrying will not help.",
+                "127.0.0.1:36473",
                 _HTTP + "go_tls.txt",
             ),
             Example(
                 "javax.net.ssl.SSLHandshakeException: PKIX path building failed: "
                 "sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path",
-                "Hint: The TLS certificate could not be verified (untrusted, self-signed, expired or wrong host name); fix the certificate or the trusted CA bundle, retrying will not help.",
+                "Hint: The TLS certificate is not issued by a CA this client trusts (unknown authority); fix the server's certificate chain or the client's trusted CA bundle, retrying will not help.",
                 None,
                 _HTTP + "java_httpclient_tls.txt",
             ),
@@ -122,8 +189,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "TypeError: fetch failed\n  [cause]: Error: connect ECONNREFUSED 127.0.0.1:47\n    errno: -111,",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _HTTP + "fetch_refused.txt",
             ),
         ),
@@ -141,15 +208,15 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "error: dial tcp 127.0.0.1:47: connect: connection refused\n",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _FX + "go_dial_refused.txt",
             ),
             Example(
                 "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host 127.0.0.1:47 ssl:default "
                 "[Connect call failed ('127.0.0.1', 47)]",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _HTTP + "aiohttp_refused.txt",
             ),
         ),
@@ -164,8 +231,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "curl: (7) Failed to connect to 127.0.0.1 port 47 after 0 ms: Couldn't connect to server",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _HTTP + "curl_refused.txt",
             ),
         ),
@@ -184,8 +251,8 @@ RULES: tuple[Rule, ...] = (
             Example(
                 "urllib3.exceptions.NewConnectionError: HTTPConnection(host='127.0.0.1', port=47): Failed to "
                 "establish a new connection: [Errno 111] Connection refused",
-                "Hint: Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
-                "47",
+                "Hint: [127.0.0.1:47] Nothing is accepting connections at 127.0.0.1 port 47; the service may be down or the host/port wrong, so retry later or fix the address.",
+                "127.0.0.1:47",
                 _HTTP + "requests_refused.txt",
             ),
         ),
@@ -259,14 +326,14 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "error: read tcp 127.0.0.1:59162->127.0.0.1:37849: i/o timeout\n",
-                "Hint: The operation timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
-                None,
+                "Hint: [127.0.0.1:59162] The operation timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
+                "127.0.0.1:59162",
                 _FX + "go_read_deadline.txt",
             ),
             Example(
                 "error: Get \"http://127.0.0.1:37849/v1/slow\": context deadline exceeded\n",
-                "Hint: The operation timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
-                None,
+                "Hint: [127.0.0.1:37849] The operation timed out; retry later with backoff, or ask for less per call (a smaller page or a narrower query).",
+                "127.0.0.1:37849",
                 _HTTP + "go_context_deadline.txt",
             ),
             Example(

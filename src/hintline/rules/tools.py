@@ -13,6 +13,8 @@ from hintline.categories import Category
 from hintline.rules._model import Example, Rule
 
 _FX = "tests/rules/fixtures/tools/"
+_SG = "tests/rules/fixtures/signals/"
+
 _UNKNOWN_TOOL = "Tool '{key}' does not exist; call one of the available tools instead (for example '{tools}') and check the spelling."
 
 RULES: tuple[Rule, ...] = (
@@ -127,5 +129,56 @@ RULES: tuple[Rule, ...] = (
                 _FX + "langchain_prompt_missing.txt",
             ),
         ),
+    ),
+    Rule(
+        code="AG007",
+        name="tools.jsonrpc-invalid-tool-arguments",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"Invalid arguments for tool (?P<key>[\w.\-]{1,64})",
+        hint="The arguments for tool '{key}' do not match its input schema (JSON-RPC -32602); read the tool's schema and send the fields it requires with the right types.",
+        why="MCP servers answer tools/call with invalid arguments by -32602 Invalid params naming the tool (the TypeScript SDK's input validation).",
+        examples=(
+            Example(
+                '{"result":{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool read_text_file: Invalid input: expected string, received undefined at path"}],"isError":true},"jsonrpc":"2.0","id":2}',
+                "Hint: The arguments for tool 'read_text_file' do not match its input schema (JSON-RPC -32602); read the tool's schema and send the fields it requires with the right types.",
+                "read_text_file",
+                _SG + "mcp-fs-invalid-params.txt",
+            ),
+        ),
+    ),
+    Rule(
+        code="AG008",
+        name="tools.jsonrpc-invalid-params",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"(?:[\"']code[\"']: ?-32602\b|-32602:? Invalid params)",
+        hint="The call's parameters are invalid (JSON-RPC -32602 Invalid params); check the method's parameter names and types.",
+        why="JSON-RPC 2.0 error -32602: the method exists but its params do not fit.",
+        key_group=None,
+        examples=(
+            Example(
+                'MCP error -32602: Invalid params',
+                "Hint: The call's parameters are invalid (JSON-RPC -32602 Invalid params); check the method's parameter names and types.",
+                None,
+                "https://www.jsonrpc.org/specification#error_object (-32602 Invalid params)",
+            ),
+        ),
+    ),
+    Rule(
+        code="AG009",
+        name="tools.jsonrpc-method-not-found",
+        category=Category.UNKNOWN_TOOL,
+        pattern=r"(?:[\"']code[\"']: ?-32601\b|-32601:? Method not found)",
+        hint="The server has no such method (JSON-RPC -32601 Method not found); list what it offers (tools/list) and call one of those.",
+        why="JSON-RPC 2.0 error -32601 (MCP servers included): the method name is not one the server implements.",
+        key_group=None,
+        examples=(
+            Example(
+                '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}',
+                "Hint: The server has no such method (JSON-RPC -32601 Method not found); list what it offers (tools/list) and call one of those.",
+                None,
+                _SG + "mcp-fs-method-not-found.txt",
+            ),
+        ),
+        near_misses=('{"code": -326010}',),
     ),
 )

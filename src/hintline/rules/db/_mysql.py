@@ -242,8 +242,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "Caused by: java.sql.SQLNonTransientConnectionException: Socket fail to connect to host:127.0.0.1, port:54687. Connection refused",
-                "Hint: Database server at 127.0.0.1:54687 refused the connection. Start the server or fix the host/port, then retry.",
-                key="54687",
+                "Hint: [127.0.0.1:54687] Database server at 127.0.0.1:54687 refused the connection. Start the server or fix the host/port, then retry.",
+                key="127.0.0.1:54687",
                 source=_F + "mariadb-jdbc-refused.txt",
             ),
         ),

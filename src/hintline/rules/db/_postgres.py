@@ -26,6 +26,7 @@ RULES: tuple[Rule, ...] = (
         category=Category.FOREIGN_KEY_VIOLATION,
         pattern=r'Key \((?P<key>[^)\n]+)\)=\([^\n]*?\) is not present in table "(?P<table>[^"\n]+)"',
         hint=_FK_MISSING,
+        key_list=True,
         why="PostgreSQL 23503 on INSERT/UPDATE of a child row: its DETAIL names the column and the parent table.",
         examples=(
             Example(
@@ -57,6 +58,7 @@ RULES: tuple[Rule, ...] = (
             "Foreign key constraint failed: '{key}' is still referenced from table '{table}'. "
             "Delete or re-point the referencing '{table}' rows first."
         ),
+        key_list=True,
         why="PostgreSQL 23503 on DELETE/UPDATE of a parent row that child rows still reference.",
         examples=(
             Example(
@@ -86,6 +88,7 @@ RULES: tuple[Rule, ...] = (
             "Foreign key constraint failed: '{key}' is still referenced by rows of another table. "
             "Delete or re-point the referencing rows first."
         ),
+        key_list=True,
         why="PostgreSQL 23503 DETAIL cut before the table name (log line limits, truncated messages).",
         examples=(
             Example(
@@ -123,6 +126,7 @@ RULES: tuple[Rule, ...] = (
         category=Category.UNIQUE_VIOLATION,
         pattern=r"Key \((?P<key>[^)\n]+)\)=\([^\n]*?\) already exists",
         hint=_UNIQUE,
+        key_list=True,
         why="PostgreSQL 23505: the DETAIL names the key column(s); a composite key gives its first column.",
         examples=(
             Example(
@@ -135,8 +139,8 @@ RULES: tuple[Rule, ...] = (
             Example(
                 'asyncpg.exceptions.UniqueViolationError: duplicate key value violates unique constraint "orders_sku_region_key"\n'
                 "DETAIL:  Key (sku, region)=(SKU-1, eu) already exists.",
-                "Hint: Unique constraint failed for 'sku': a row with that value already exists. Use a different value or update the existing row (upsert).",
-                key="sku",
+                "Hint: Unique constraint failed for 'sku, region': a row with that value already exists. Use a different value or update the existing row (upsert).",
+                key="sku, region",
                 source=_F + "pg-asyncpg-unique-composite.txt",
             ),
         ),
@@ -200,7 +204,7 @@ RULES: tuple[Rule, ...] = (
         name="db.pg-undefined-column-suggestion",
         category=Category.UNDEFINED_COLUMN,
         pattern=(
-            r'column "(?P<key>[^"\n]+)" does not exist[^\n]*\n(?:[^\n]*\n){0,12}?'
+            r'column (?P<key>"[^"\n]+"|[\w$]+(?:\.[\w$]+){1,2}) does not exist[^\n]*\n(?:[^\n]*\n){0,12}?'
             r'[^\n]*Perhaps you meant to reference the column "(?P<suggestion>[^"\n]+)"'
         ),
         hint="Column '{key}' does not exist; PostgreSQL suggests '{suggestion}'. Use that column name.",
@@ -245,7 +249,7 @@ RULES: tuple[Rule, ...] = (
         code="DB010",
         name="db.pg-undefined-column",
         category=Category.UNDEFINED_COLUMN,
-        pattern=r'column "(?P<key>[^"\n]+)" does not exist',
+        pattern=r'column (?P<key>"[^"\n]+"|[\w$]+(?:\.[\w$]+){1,2}) does not exist',
         hint=_NO_COLUMN,
         why="PostgreSQL 42703 without a suggestion (no similar column exists).",
         examples=(
@@ -261,6 +265,23 @@ RULES: tuple[Rule, ...] = (
             'column "emial" of relation "users" does not exist',
             "KeyError: \"column 'price' does not exist\"",
         ),
+    ),
+    Rule(
+        code="DB066",
+        name="db.pg-undefined-function",
+        category=Category.TYPE_MISMATCH,
+        pattern=r"function (?P<key>[\w$.]+)\((?P<args>[^)\n]{0,200})\) does not exist",
+        hint="Function '{key}({args})' does not exist for these argument types; check the function name, or cast the arguments to the types it takes.",
+        why="PostgreSQL 42883: no function of that name takes those argument types (a misspelt name, or an argument needing a cast).",
+        examples=(
+            Example(
+                "psycopg.errors.UndefinedFunction: function lenght(text) does not exist",
+                "Hint: Function 'lenght(text)' does not exist for these argument types; check the function name, or cast the arguments to the types it takes.",
+                key="lenght",
+                source="tests/rules/fixtures/signals/pg-en-psycopg-undefined-function.txt",
+            ),
+        ),
+        near_misses=("operator does not exist: integer = text",),
     ),
     Rule(
         code="DB011",
@@ -373,8 +394,8 @@ RULES: tuple[Rule, ...] = (
             Example(
                 'psycopg.OperationalError: connection failed: connection to server at "127.0.0.1", port 54307 failed: Connection refused\n'
                 "\tIs the server running on that host and accepting TCP/IP connections?",
-                "Hint: Database server at 127.0.0.1:54307 refused the connection. Start the server or fix the host/port, then retry.",
-                key="54307",
+                "Hint: [127.0.0.1:54307] Database server at 127.0.0.1:54307 refused the connection. Start the server or fix the host/port, then retry.",
+                key="127.0.0.1:54307",
                 source=_F + "pg-psycopg-refused.txt",
             ),
         ),
@@ -393,8 +414,8 @@ RULES: tuple[Rule, ...] = (
         examples=(
             Example(
                 "Caused by: org.postgresql.util.PSQLException: Connection to 127.0.0.1:36765 refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections.",
-                "Hint: Database server at 127.0.0.1:36765 refused the connection. Start the server or fix the host/port, then retry.",
-                key="36765",
+                "Hint: [127.0.0.1:36765] Database server at 127.0.0.1:36765 refused the connection. Start the server or fix the host/port, then retry.",
+                key="127.0.0.1:36765",
                 source=_F + "pg-jdbc-refused.txt",
             ),
         ),
