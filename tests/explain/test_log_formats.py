@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "logs" / "fixtures"
 RAN_IN = json.loads((FIXTURES / "VERSIONS.json").read_text())["ran_in"]
 LOGS = sorted(
     p for p in FIXTURES.glob("*/*")
-    if p.suffix in (".log", ".json") and not p.name.endswith(".expected.json")
+    if p.suffix in (".log", ".json") and not p.name.endswith(".expected.json") and p.name != "VERSIONS.json"
 )
 
 

@@ -81,9 +81,8 @@ class TestDetectFromLines:
         assert logs.detect_format([x.decode("utf-8", "replace") for x in head]) == case.format
 
     def test_unknown_lines(self) -> None:
-        """Lines with no timestamp, no level and no JSON are no known format."""
-        with pytest.raises(logs.LogFormatError, match="unknown log format"):
-            logs.detect_format(["hello", "world"])
+        """Lines with no timestamp, no level and no JSON fall back to the plain ``text`` reader."""
+        assert logs.detect_format(["hello", "world"]) == "text"
 
 
 class TestRotation:
@@ -111,8 +110,7 @@ class TestRotation:
         shutil.copy(FIXTURES / "logback" / "app.log", tmp_path / "app.log")
         tail = (FIXTURES / "logback" / "app.log").read_bytes().split(b"\n", 3)[3]
         (tmp_path / "app.log.1").write_bytes(b"\tat truncated.Frame(Main.java:1)\n" * 250 + tail)
-        with pytest.raises(logs.LogFormatError):
-            logs.detect_format(tmp_path / "app.log.1")
+        assert logs.detect_format(tmp_path / "app.log.1") == "text"
         entries = logs.read(tmp_path / "app.log", limit=None)
         assert {Path(e.source).name for e in entries} == {"app.log", "app.log.1"}
         assert {e.format for e in entries} == {"logback"}

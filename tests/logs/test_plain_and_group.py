@@ -59,9 +59,10 @@ class TestGroup:
         assert lasts == sorted(lasts, reverse=True)  # type: ignore[type-var]
 
     def test_fingerprint_is_the_shared_function(self) -> None:
-        """The group fingerprint is hintline.fingerprint.fingerprint(hint, trace) of the example."""
+        """The group fingerprint is hintline.fingerprint.fingerprint of the example."""
         for g in logs.group(logs.read(self.path, limit=None)):
-            assert g.fingerprint == fingerprint(g.hint, g.example.trace)
+            e = g.example
+            assert g.fingerprint == fingerprint(g.hint, e.trace, logger=e.component, message=e.message)
             assert len(g.fingerprint) == 16
 
     def test_group_consumes_a_stream(self) -> None:

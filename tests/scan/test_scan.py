@@ -79,7 +79,7 @@ class TestScan:
         with pytest.raises(ScanInterrupted) as stopped:
             scan([path], jobs=2, chunk_bytes=16 << 10, state_dir=state, stop_after=3)
         assert stopped.value.done >= 3
-        saved = len(list(state.glob("chunk-*.json")))
+        saved = len(list(state.rglob("chunk-*.json")))
         assert saved >= 3
         resumed = scan([path], jobs=2, chunk_bytes=16 << 10, state_dir=state)
         assert resumed.resumed == saved

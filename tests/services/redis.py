@@ -6,10 +6,12 @@ No persistence (``--save ''``, no AOF), data in a temporary directory, stopped a
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -20,14 +22,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of a running redis-server for this session."""
+def _start(workdir: Path) -> tuple[subprocess.Popen[bytes], int]:
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.fail("redis-server is not installed: run scripts/setup.d/60-redis.sh")
     port = _free_port()
-    workdir = tmp_path_factory.mktemp("redis")
     proc = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
          "--dir", str(workdir), "--protected-mode", "yes"],
@@ -46,11 +45,35 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.kill()
             pytest.fail("redis-server did not start")
         time.sleep(0.05)
+    return proc, port
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGCONT)  # a test may have paused it
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a running redis-server for this session."""
+    proc, port = _start(tmp_path_factory.mktemp("redis"))
     try:
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop(proc)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A redis-server of this test alone, ``(url, process)``: the test may pause or stop it."""
+    proc, port = _start(tmp_path)
+    try:
+        yield f"redis://127.0.0.1:{port}/0", proc
+    finally:
+        _stop(proc)

@@ -260,6 +260,8 @@ class AgentGuard:
 
         Raises:
             LoopDetected: the loop went on after ``max_loop_warnings`` meta-messages.
+            TooManyConsecutiveErrors: the run was stopped earlier, by this guard or by another
+                worker sharing its store (only :meth:`reset` lifts the stop).
         """
         return self._begin(tool, args)[0]
 
@@ -270,12 +272,16 @@ class AgentGuard:
         fingerprint = (tool, canonical_args(args))
         policy = self.policy
 
-        def change(state: GuardState) -> tuple[str | None, str | None, tuple[str, str] | None]:
+        def change(
+            state: GuardState,
+        ) -> tuple[str | None, str | None, tuple[str, str] | None, list[str]]:
+            if state.stopped:  # another worker of this run was stopped: so is this one
+                return None, None, None, list(state.stopped)
             refused = next(
                 ((r[2], r[3]) for r in state.refused if (r[0], r[1]) == fingerprint), None
             )
             notice, stop = loop_check(state)
-            return notice, stop, refused
+            return notice, stop, refused, []
 
         def loop_check(state: GuardState) -> tuple[str | None, str | None]:
             state.bump("calls")
@@ -321,7 +327,9 @@ class AgentGuard:
                 return None, "\n".join(lines)
             return "[hintline] " + message, None
 
-        notice, stop, refused = self._update(change)
+        notice, stop, refused, stopped = self._update(change)
+        if stopped:
+            raise TooManyConsecutiveErrors(stopped[0], summary=stopped[1])
         if stop is not None:
             raise LoopDetected(
                 scrub(f"The agent kept repeating {tool} after being told it was stuck."),
@@ -444,7 +452,7 @@ class AgentGuard:
         cause = self._root_cause(tool, hint)
         shown_hint = scrub(hint.text if cause is None else f"{hint.text} {cause}")
 
-        def change(state: GuardState) -> str | None:
+        def change(state: GuardState) -> list[str] | None:
             state.bump("errors")
             if hint.kind is Kind.POLICY:
                 state.bump("refused")
@@ -456,6 +464,8 @@ class AgentGuard:
             # the summary shows the last attempts only: a run allowed thousands of failures
             # in a row must not store (and re-serialise on every call) all of them
             del state.streak[: -min(threshold, _MAX_STREAK)]
+            if state.stopped:
+                return list(state.stopped)
             if turn is not None and turn not in state.turns:
                 state.turns.append(turn)
                 del state.turns[:-2]
@@ -463,21 +473,27 @@ class AgentGuard:
             # streak stops the run only once it spans a second turn (unless turns are unknown)
             seen = turn is None or threshold == 1 or len(state.turns) >= 2
             if state.consecutive_errors >= threshold and seen:
-                return _summary(
+                summary = _summary(
                     state.streak,
                     f"{state.consecutive_errors} tool calls failed in a row; "
                     "stopping for a human to take over.",
                     state.consecutive_errors,
                 )
+                # kept in the run's state: every worker of the run stops, and a later success
+                # in one of them does not clear it (only reset() does)
+                state.stopped = [
+                    scrub(
+                        f"Stopped after {threshold} consecutive tool failures; a human should take "
+                        f"over. Last: {shown_hint}"
+                    ),
+                    scrub(summary),
+                ]
+                return list(state.stopped)
             return None
 
-        summary = self._update(change)
-        if summary is not None:
-            raise TooManyConsecutiveErrors(
-                f"Stopped after {threshold} consecutive tool failures; a human should take "
-                f"over. Last: {shown_hint}",
-                summary=scrub(summary),
-            )
+        stopped = self._update(change)
+        if stopped is not None:
+            raise TooManyConsecutiveErrors(stopped[0], summary=stopped[1])
 
     def _content(self, hint: Hint, error: BaseException | str) -> str:
         if hint.kind is Kind.POLICY:

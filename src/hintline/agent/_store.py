@@ -146,6 +146,8 @@ class GuardState:
     loop_warnings: int = 0
     refused: list[tuple[str, str, str, str]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    stopped: list[str] = field(default_factory=list)
+    """``[message, summary]`` once the run was stopped (by any worker); only a reset clears it."""
     turns: list[str] = field(default_factory=list)
     """The model turns the current error streak spans (the last two)."""
     succeeded: list[str] = field(default_factory=list)
@@ -164,6 +166,7 @@ class GuardState:
             "loop_warnings": self.loop_warnings,
             "refused": [list(r) for r in self.refused],
             "counts": dict(self.counts),
+            "stopped": list(self.stopped),
             "turns": list(self.turns),
             "succeeded": list(self.succeeded),
         }
@@ -195,10 +198,13 @@ class GuardState:
         counts = (
             {str(k): _int(v) for k, v in counts_raw.items()} if isinstance(counts_raw, dict) else {}
         )
+        stopped_raw = data.get("stopped")
+        stopped = [_str(x) for x in stopped_raw][:2] if isinstance(stopped_raw, list) else []
         turns_raw, succeeded_raw = data.get("turns"), data.get("succeeded")
         turns = [_str(t) for t in (turns_raw if isinstance(turns_raw, list) else [])]
         succeeded = [_str(t) for t in (succeeded_raw if isinstance(succeeded_raw, list) else [])]
         return cls(
+            stopped=stopped if len(stopped) == 2 else [],
             history=history,
             consecutive_errors=_int(data.get("consecutive_errors")),
             streak=streak,

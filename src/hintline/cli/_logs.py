@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="log files or directories (their *.log)")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="log files or directories (the logs they hold)")
     p.add_argument("--limit", "-n", type=int, default=10, help="at most this many entries or groups (10)")
     p.add_argument("--search", "-s", metavar="TEXT", help="only entries whose message, component, class or trace contain TEXT")
     p.add_argument("--since", metavar="TIME", help="ISO time or relative span (30m, 2h, 3d)")
@@ -182,6 +182,9 @@ def run(args: argparse.Namespace) -> int:
             first = g.first_seen.isoformat(sep=" ", timespec="seconds") if g.first_seen else "?"
             last = g.last_seen.isoformat(sep=" ", timespec="seconds") if g.last_seen else "?"
             print(f"{g.count}×  fingerprint {g.fingerprint}  first {first}  last {last}")
+            outer = g.example.trace.outermost
+            if outer is not None and outer.type and outer.type != g.example.exception_type:
+                print(scrub(f"    raised as {outer.type}, root cause {g.example.exception_type}"))
             _print_entry(g.example, g.hint, "    newest:", args.raw, many)
         return 0
     for index, entry in enumerate(entries):

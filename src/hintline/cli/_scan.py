@@ -18,7 +18,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--output", "-o", help="write groups to FILE.jsonl or FILE.parquet")
     p.add_argument("--html", help="write a self-contained HTML report")
     p.add_argument("--format", help="log format (default: detected per file)")
-    p.add_argument("--state", help="checkpoint directory (default: .hintline-scan next to the output)")
+    p.add_argument("--state", help="checkpoint directory (default: under the user's cache directory)")
+    p.add_argument("--keep-state", action="store_true",
+                   help="keep what was scanned, so that a rerun reads only what was appended to a log")
+    p.add_argument("--no-state", action="store_true", help="no checkpoints (a stopped scan starts over)")
     p.add_argument("--chunk-mb", type=float, default=32.0, help="bytes a worker reads at a time, in MB")
     p.add_argument("--top", type=int, default=20, help="groups printed on standard output")
     p.add_argument("--progress", action="store_true", help="show progress even when not on a terminal")
@@ -45,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from hintline.exceptions import HintlineError
     from hintline.logs import LogFormatError
     from hintline.scan import ScanInterrupted, scan, write_html, write_jsonl, write_parquet
+    from hintline.scrub import scrub
 
     if args.jobs is not None and args.jobs < 1:
         print("hintline: --jobs must be at least 1", file=sys.stderr)
@@ -52,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output and not args.output.endswith((".jsonl", ".parquet")):
         print("hintline: --output must end in .jsonl or .parquet", file=sys.stderr)
         return 2
-    anchor = Path(args.output or args.html or ".").resolve().parent
-    state = Path(args.state) if args.state else anchor / ".hintline-scan"
+    from hintline.scan import default_state_dir
+
+    state = None if args.no_state else (Path(args.state) if args.state else default_state_dir(args.paths))
     stop_after = int(os.environ["HINTLINE_SCAN_STOP_AFTER"]) if os.environ.get("HINTLINE_SCAN_STOP_AFTER") else None
     show = _progress_printer() if (args.progress or sys.stderr.isatty()) else None
 
@@ -68,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
             format=args.format,
             chunk_bytes=max(1, int(args.chunk_mb * (1 << 20))),
             state_dir=state,
+            keep_state=args.keep_state,
             progress=show,  # type: ignore[arg-type]
             stop_after=stop_after,
         )
@@ -75,28 +81,51 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nhintline: {exc}", file=sys.stderr)
         return 130
     except (OSError, LogFormatError, HintlineError) as exc:
-        print(f"hintline: {exc}", file=sys.stderr)
+        print(scrub(f"hintline: {exc}"), file=sys.stderr)
         return 2
     if show is not None:
         print(file=sys.stderr)
     tally = result.tally
-    rows = tally.rows()
-    print(f"{tally.entries} error entries in {len(rows)} groups ({result.chunks} chunks, "
-          f"{result.resumed} resumed)")
-    for row in rows[: args.top]:
-        print(f"{row.count:>8}  {row.last_seen or '-':<26} {row.hint}")
-    cats = ", ".join(f"{c} {n}" for c, n in tally.categories()[:5])
-    if cats:
-        print(f"top categories: {cats}")
+    # The files first: a reader that closes standard output early (| head) loses nothing.
+    written: list[str] = []
     try:
         if args.output:
             writer = write_parquet if args.output.endswith(".parquet") else write_jsonl
             writer(tally, args.output)
-            print(f"groups written to {args.output}")
+            written.append(f"groups written to {args.output}")
         if args.html:
             write_html(tally, args.html)
-            print(f"report written to {args.html}")
+            written.append(f"report written to {args.html}")
     except (OSError, HintlineError) as exc:
-        print(f"hintline: cannot write the report: {exc}", file=sys.stderr)
+        print(scrub(f"hintline: cannot write the report: {exc}"), file=sys.stderr)
         return 2
-    return 0
+    for why in result.skipped:
+        print(scrub(f"hintline: skipped {why}"), file=sys.stderr)
+    if result.resumed or result.appended:
+        print(f"hintline: resumed {result.resumed} of {result.chunks} chunks and {result.appended} "
+              f"appended file(s) from an earlier scan (state in {state})", file=sys.stderr)
+    try:
+        _summary(result, args.top, written)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes at exit
+    return 3 if result.skipped else 0
+
+
+def _summary(result: object, top: int, written: list[str]) -> None:
+    from hintline.scan import ScanResult
+
+    assert isinstance(result, ScanResult)
+    tally = result.tally
+    rows = tally.rows()
+    print(f"{tally.entries} error entries in {len(rows)} groups ({result.chunks} chunks, "
+          f"{result.resumed} resumed)" + (f", {len(result.skipped)} input(s) skipped" if result.skipped else ""))
+    for row in rows[:top]:
+        kind = row.exception_type or row.logger or "-"
+        print(f"{row.count:>8}  {row.last_seen or '-':<32} {kind}  {row.hint}")
+    cats = ", ".join(f"{c} {n}" for c, n in tally.categories()[:5])
+    if cats:
+        print(f"top categories: {cats}")
+    for line in written:
+        print(line)
+    sys.stdout.flush()

@@ -16,12 +16,15 @@ from hintline.logs._json import parse_json_record
 from hintline.logs._levels import numbers_at_least, words_at_least
 from hintline.logs._model import Entry
 from hintline.logs._source import Prefilter, head_lines
+from hintline.logs._system import SYSTEM_FORMATS, SYSTEM_START, parse_system_record, sniff_system
 from hintline.logs._text import START, Parsed, parse_text_record
 from hintline.traces import Trace, parse_trace
 
 __all__ = ["FORMATS", "LogFormatError", "build_entry", "detect_format", "parse_record", "start_pattern", "wanted_pattern"]
 
-FORMATS = ("python", "jsonl", "logback", "log4j", "journald", "monolog", "typo3", "plain")
+FORMATS = (
+    "python", "jsonl", "logback", "log4j", "journald", "monolog", "typo3", "plain", *SYSTEM_FORMATS,
+)
 """Every format name that ``format=`` / ``--format`` accepts."""
 
 
@@ -48,7 +51,9 @@ def _sniff(lines: list[str]) -> str | None:
     lines = [ln for ln in lines if ln.strip()]
     if not lines:
         return "plain"
-    if sum(ln.lstrip().startswith("{") for ln in lines) >= max(1, len(lines) * 0.6):
+    objects = sum(ln.lstrip().startswith("{") for ln in lines)
+    # JSON lines, or JSON lines each followed by a raw traceback (structlog over stdlib logging)
+    if objects >= max(1, len(lines) * 0.6) or (lines[0].lstrip().startswith("{") and objects >= len(lines) * 0.15):
         for line in lines[:50]:
             try:
                 obj = json.loads(line)
@@ -65,20 +70,23 @@ def _sniff(lines: list[str]) -> str | None:
         return "log4j" if any(_LOG4J_FRAME.search(ln) for ln in lines if _JAVA_FRAME.match(ln)) else "logback"
     if any(_PYTHON.match(ln) for ln in lines) and _text_starts("python", lines):
         return "python"
+    system = sniff_system(lines)
+    if system is not None:
+        return system
     if _text_starts("plain", lines):
         return "plain"
-    return None
+    return "text"  # a text log of a layout no reader knows: records split at non-continuation lines
 
 
 def detect_format(path_or_lines: str | os.PathLike[str] | Iterable[str | bytes]) -> str:
     """Detect a log's format from its first lines (a path, or the lines themselves).
 
     Returns:
-        one of :data:`FORMATS`; an empty log is ``plain``.
+        one of :data:`FORMATS`; an empty log is ``plain``; text of a layout no reader knows is
+        ``text`` (the fallback reader).
 
     Raises:
-        LogFormatError: nothing in the first lines looks like a known format (binary data,
-            a log without timestamps…); pass ``format=`` to read it anyway.
+        LogFormatError: binary data, or JSON lines that hold no JSON object.
         OSError: the file cannot be read.
 
     .. versionadded:: 0.1
@@ -108,8 +116,14 @@ def check_format(fmt: str) -> str:
 @cache
 def start_pattern(fmt: str) -> re.Pattern[bytes]:
     """Matches at the start of a line that opens a record of ``fmt``."""
-    if fmt in ("jsonl", "journald"):
+    if fmt == "journald":
         return re.compile(rb"(?m)^(?=[ \t]*[^\s])")
+    if fmt == "jsonl":
+        # a JSON object at the line start opens a record; other lines (a raw traceback, whose
+        # indented source lines may start with "{") continue it
+        return re.compile(rb"(?m)^(?=\{)")
+    if fmt in SYSTEM_START:
+        return re.compile(f"(?m)^(?:{SYSTEM_START[fmt]})".encode())
     return re.compile(f"(?m)^(?:{START[fmt]})".encode())
 
 
@@ -134,9 +148,9 @@ def wanted_pattern(fmt: str, min_rank: int) -> Prefilter | None:
         nums = "|".join(str(n) for n in numbers_at_least(min_rank))
         level_keys = r'"(?:level|levelname|level_name|severity|log\.level|loglevel|lvl)"'
         trace_keys = r'"(?:exc_info|exception|stack_trace|stacktrace|exc_text|traceback|stack|error|err)"'
-        pattern = rf'{level_keys}\s*:\s*(?:"(?i:{alternation})"|(?:{nums})\b)|{trace_keys}\s*:'
+        pattern = rf'{level_keys}\s*:\s*(?:"(?i:{alternation})(?:[+-]\d+)?"|(?:{nums})\b)|{trace_keys}\s*:'
         return Prefilter(re.compile(pattern.encode()))
-    if fmt in ("journald", "plain"):
+    if fmt in ("journald", "plain") or fmt in SYSTEM_START:
         return None  # journald merges entries; plain records may carry a trace without a level
     # Upper-case level words the library prints: found by bytes.find on the shortest spelling of
     # each (ERR finds ERROR). Fewer words, fewer passes over each block.
@@ -154,6 +168,8 @@ def parse_record(text: str, fmt: str, *, reference: date | None = None) -> Parse
     """Parse one record of ``fmt`` (JSON formats: one line). ``None`` when it is not a record."""
     if fmt == "jsonl":
         return parse_json_record(text, reference=reference)
+    if fmt in SYSTEM_START:
+        return parse_system_record(text, fmt, reference=reference)
     return parse_text_record(text, fmt, reference=reference)
 
 

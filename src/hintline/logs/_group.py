@@ -26,7 +26,9 @@ def entry_fingerprint(entry: Entry, hint: Hint | None = None) -> str:
 
     .. versionadded:: 0.1
     """
-    return fingerprint(hint or hint_for(entry), entry.trace)
+    return fingerprint(
+        hint or hint_for(entry), entry.trace, logger=entry.component, message=entry.message
+    )
 
 
 @dataclass(slots=True)
@@ -57,7 +59,7 @@ def group(entries: Iterable[Entry]) -> list[Group]:
     acc: dict[str, _Acc] = {}
     for entry in entries:
         hint = hint_for(entry)
-        fp = fingerprint(hint, entry.trace)
+        fp = entry_fingerprint(entry, hint)
         ts = entry.timestamp
         a = acc.get(fp)
         if a is None:

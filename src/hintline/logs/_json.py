@@ -83,18 +83,31 @@ def _structlog_frames(chain: list[Any]) -> tuple[str, str | None]:
     return joiner.join(blocks), root
 
 
+_SLOG = re.compile(r"^(DEBUG|INFO|WARN|ERROR)([+-]\d{1,3})$", re.IGNORECASE)
+_SLOG_BASE = {"DEBUG": -4, "INFO": 0, "WARN": 4, "ERROR": 8}
+
+
 def _level(value: Any) -> str | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return numeric_level(value)
     if isinstance(value, str) and value.strip():
+        m = _SLOG.match(value.strip())
+        if m:  # Go slog: "ERROR+4", "WARN-2" (DEBUG -4, INFO 0, WARN 4, ERROR 8)
+            n = _SLOG_BASE[m[1].upper()] + int(m[2])
+            return "ERROR" if n >= 8 else "WARNING" if n >= 4 else "INFO" if n >= 0 else "DEBUG"
         return normalise_level(value)
     return None
 
 
 def parse_json_record(line: str, *, reference: date | None = None) -> Parsed | None:
-    """Parse one JSON log line; ``None`` if the line is not a JSON object. Never raises."""
+    """Parse one JSON log line; ``None`` if the line is not a JSON object. Never raises.
+
+    Lines after the JSON object (structlog rendering JSON over stdlib ``logging``, whose
+    formatter appends the raw traceback) are the record's trace.
+    """
+    line, _, after = line.partition("\n")
     try:
         obj = json.loads(line)
     except (ValueError, RecursionError):
@@ -131,6 +144,8 @@ def parse_json_record(line: str, *, reference: date | None = None) -> Parsed | N
                 parsed.trace_text = "Traceback (most recent call last):\n  " + parsed.trace_text
             text = _first(flat, ("error.message", "err.message", "exc_value"))
             parsed.trace_text += f"\n{exc_type}: {text}" if isinstance(text, str) else f"\n{exc_type}"
+    if after.strip() and not parsed.trace_text:
+        parsed.trace_text = after.strip("\n")
     if parsed.level is None and parsed.trace_text:
         parsed.level = "ERROR"
     for key, value in obj.items():

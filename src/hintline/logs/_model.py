@@ -62,7 +62,7 @@ class Group:
     """Entries that are the same error, by :func:`hintline.fingerprint.fingerprint`.
 
     Attributes:
-        fingerprint: the group's fingerprint (rule, key, top in-app frame).
+        fingerprint: the group's fingerprint (exception classes and in-app frames, or logger and message template).
         count: how many entries fell in the group.
         first_seen: the oldest entry's time (``None`` if no entry had one).
         last_seen: the newest entry's time.

@@ -6,6 +6,7 @@ import contextlib
 import heapq
 import itertools
 import os
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date, datetime, timedelta, timezone
@@ -72,10 +73,36 @@ def _paths(paths: PathArg) -> list[Path]:
     return [Path(p) for p in paths]
 
 
+_LOG_NAME = re.compile(r"^(?P<base>.+\.(?:log|jsonl|ndjson|json|txt|out|err))(?P<rot>[.-].*)?$", re.IGNORECASE)
+
+
+def directory_logs(directory: Path) -> list[Path]:
+    """The logs of a directory: ``*.log``, ``*.jsonl``, ``*.ndjson``, ``*.json``, ``*.txt``,
+    ``*.out``, ``*.err`` (their rotated and compressed files are found next to them), and a
+    rotated or compressed file whose live log is gone (``app.log.1``, ``app.log.2.gz``,
+    ``events.jsonl-20261130.gz``) on its own."""
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    bases: list[Path] = []
+    orphans: list[Path] = []
+    present = set(names)
+    for name in names:
+        m = _LOG_NAME.match(name)
+        if not m or not (directory / name).is_file():
+            continue
+        if m["rot"] is None:
+            bases.append(directory / name)
+        elif m["base"] not in present:
+            orphans.append(directory / name)
+    return [*bases, *orphans]
+
+
 def log_files(paths: PathArg, *, rotated: bool = True) -> list[list[Path]]:
     """The files to read, as one list per given log (the log, then its rotated files).
 
-    A directory stands for its ``*.log`` files.
+    A directory stands for the logs it holds (:func:`directory_logs`).
 
     Raises:
         FileNotFoundError: a path does not exist.
@@ -85,9 +112,9 @@ def log_files(paths: PathArg, *, rotated: bool = True) -> list[list[Path]]:
     seen: set[Path] = set()
     for path in _paths(paths):
         if path.is_dir():
-            members = sorted(path.glob("*.log"))
+            members = directory_logs(path)
             if not members:
-                raise FileNotFoundError(f"{path}: directory holds no *.log file")
+                raise FileNotFoundError(f"{path}: directory holds no log file (*.log, *.jsonl, *.json, …)")
         elif path.exists():
             members = [path]
         else:
@@ -191,7 +218,8 @@ def _plan(group: list[Path], format: str | None) -> list[tuple[Path, str]]:
     plan = [(group[0], base)]
     for sibling in group[1:]:
         try:
-            plan.append((sibling, format or detect_format(sibling)))
+            kind = format or detect_format(sibling)
+            plan.append((sibling, base if kind == "text" else kind))  # a cut-off head: the log's own
         except LogFormatError:
             plan.append((sibling, base))
     return plan
@@ -324,7 +352,7 @@ def read(
     """The newest error entries of one or more logs, newest first.
 
     Args:
-        paths: a log file, a directory (its ``*.log``) or several of them. Rotated files next to
+        paths: a log file, a directory (the logs it holds) or several of them. Rotated files next to
             a log (``app.log.1``, ``app.log.2.gz``, ``app.log.2026-11-29``) are read too.
         limit: at most this many entries (``None``: all).
         search: keep entries whose message, component, exception class or trace contains this

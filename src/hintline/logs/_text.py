@@ -49,6 +49,10 @@ _HEADERS = tuple(re.compile(p, re.IGNORECASE) for p in (
     # logback / log4j2 "%d [%thread] %-5level %logger{36} - %msg%n"
     rf"^\[(?P<thread>[^\]]*)\]\s+{_L}\s+(?P<component>\S+)\s+-\s?(?P<message>.*)",
     rf"^{_L}\s+\[(?P<thread>[^\]]*)\]\s+(?P<component>\S+)\s+-\s?(?P<message>.*)",
+    # log4j "%d - %-5p [%t:%C{1}@%L] - %m" (ZooKeeper): the class is the logger
+    rf"^-?\s*{_L}\s+\[(?P<thread>[^\n]*):(?P<component>[\w$.]+)@\d+\]\s+-\s?(?P<message>.*)",
+    # log4j "%d %p [%t] %c: %m" (Hadoop)
+    rf"^{_L}\s+\[(?P<thread>[^\]]*)\]\s+(?P<component>[\w$.]+):\s(?P<message>.*)",
     # Spring Boot "LEVEL PID --- [thread] logger : msg"
     rf"^{_L}\s+(?P<pid>\d+)\s+---\s+\[\s*(?P<thread>[^\]]*)\]\s+(?P<component>\S+)\s+:\s?(?P<message>.*)",
     # TYPO3 "[LEVEL] request="…" component="…": msg"

@@ -82,9 +82,10 @@ def parse_timestamp(text: str, *, reference: date | None = None) -> datetime | N
         ref = reference or date.today()
         m = _SYSLOG.match(text)
         if m and m["mon"].lower() in _MONTHS:
-            return _aware(datetime(
-                ref.year, _MONTHS[m["mon"].lower()], int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]),
-            ))
+            month, day = _MONTHS[m["mon"].lower()], int(m["d"])
+            # no year printed: the most recent past one (read on 1 December, "Dec 10" is last year's)
+            year = ref.year - 1 if (month, day) > (ref.month, ref.day) else ref.year
+            return _aware(datetime(year, month, day, int(m["h"]), int(m["mi"]), int(m["s"])))
         m = _TIME_ONLY.match(text)
         if m:
             return _aware(datetime(

@@ -13,7 +13,14 @@ from __future__ import annotations
 from hintline.scan._chunks import Chunk, plan_chunks, read_chunk
 from hintline.scan._groups import GroupRow, Tally, tally_entries
 from hintline.scan._report import write_html, write_jsonl, write_parquet
-from hintline.scan._run import DEFAULT_CHUNK_BYTES, ScanInterrupted, ScanResult, scan
+from hintline.scan._run import (
+    DEFAULT_CHUNK_BYTES,
+    ScanInterrupted,
+    ScanResult,
+    default_state_dir,
+    scan,
+    state_namespace,
+)
 
 __all__ = [
     "DEFAULT_CHUNK_BYTES",
@@ -22,9 +29,11 @@ __all__ = [
     "ScanInterrupted",
     "ScanResult",
     "Tally",
+    "default_state_dir",
     "plan_chunks",
     "read_chunk",
     "scan",
+    "state_namespace",
     "tally_entries",
     "write_html",
     "write_jsonl",

@@ -8,15 +8,18 @@ traces are merged across lines) are one chunk each.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import itertools
 import os
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from hintline.logs._formats import (
+    LogFormatError,
     build_entry,
     detect_format,
     parse_record,
@@ -83,25 +86,84 @@ def _align(f: BinaryIO, pos: int, fmt: str) -> int | None:
     return None if m is None else pos - 1 + m.start()
 
 
-def plan_chunks(paths: list[str], *, fmt: str | None, chunk_bytes: int) -> list[Chunk]:
+def _gzip_readable(path: Path) -> str | None:
+    """Why a ``.gz`` file cannot be read (corrupt from its start), else ``None``."""
+    got = 0
+    try:
+        with gzip.open(path, "rb") as f:
+            while got < 1 << 16:
+                data = f.read(4096)
+                if not data:
+                    break
+                got += len(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        if got == 0:
+            return f"corrupt gzip data ({exc})"
+    return None  # a break further on is found (and reported) while the file is read
+
+
+def _file_format(path: Path, fmt: str | None, base: str | None) -> str:
+    """The format of one file: given, detected, or (a rotated ``.gz`` sibling) the log's own.
+
+    Raises:
+        LogFormatError: binary data (text of no known layout falls back to ``plain``).
+    """
+    if fmt:
+        return fmt
+    if base is not None and is_gzip(path):
+        return base
+    kind = detect_format(path)
+    return base if base is not None and kind == "text" else kind
+
+
+def plan_chunks(
+    paths: list[str],
+    *,
+    fmt: str | None,
+    chunk_bytes: int,
+    skipped: list[str] | None = None,
+    starts: Mapping[str, int] | None = None,
+    rotated: bool = True,
+) -> list[Chunk]:
     """All chunks of the given logs and their rotated files.
+
+    Args:
+        paths: log files or directories.
+        fmt: the format of every file, else detected per file.
+        chunk_bytes: about how many bytes one chunk holds.
+        skipped: when given, a file that cannot be read as a log (binary data, a corrupt
+            ``.gz``) is left out and ``"path: why"`` appended here, instead of raising.
+        starts: per absolute path, the offset to start from (the end of an earlier scan of an
+            appended log); the bytes before it are not planned.
+        rotated: also the rotated files next to each log (``app.log.1``, ``app.log.2.gz``).
 
     Raises:
         FileNotFoundError, PermissionError: a path cannot be read.
-        hintline.logs.LogFormatError: a format cannot be detected.
+        hintline.logs.LogFormatError: a file is binary data (without ``skipped``).
     """
     chunks: list[Chunk] = []
-    for group in log_files(paths):
-        base = fmt or detect_format(group[0])
+    for group in log_files(paths, rotated=rotated):
+        base: str | None = None
         for path in group:
-            st = path.stat()
-            kind = fmt or (base if path is not group[0] and is_gzip(path) else detect_format(path))
-            if is_gzip(path) or kind == "journald" or st.st_size <= chunk_bytes:
+            try:
+                st = path.stat()
+                broken = _gzip_readable(path) if is_gzip(path) else None
+                if broken is not None:
+                    raise LogFormatError(f"{path}: {broken}")
+                kind = _file_format(path, fmt, base)
+            except (LogFormatError, OSError) as exc:
+                if skipped is None:
+                    raise
+                skipped.append(str(exc) if str(path) in str(exc) else f"{path}: {exc}")
+                continue
+            base = base or kind
+            first = (starts or {}).get(os.path.abspath(path), 0)
+            if is_gzip(path) or kind == "journald" or (st.st_size <= chunk_bytes and first == 0):
                 chunks.append(Chunk(str(path), kind, 0, -1, st.st_size, st.st_mtime_ns))
                 continue
-            cuts = [0]
+            cuts = [first]
             with path.open("rb") as f:
-                pos = chunk_bytes
+                pos = first + chunk_bytes
                 while pos < st.st_size:
                     aligned = _align(f, pos, kind)
                     if aligned is None or aligned >= st.st_size:
@@ -113,24 +175,80 @@ def plan_chunks(paths: list[str], *, fmt: str | None, chunk_bytes: int) -> list[
             chunks.extend(
                 Chunk(str(path), kind, a, b, st.st_size, st.st_mtime_ns)
                 for a, b in itertools.pairwise(cuts)
+                if b > a
             )
     return chunks
 
 
-def read_chunk(chunk: Chunk, *, min_level: str = "ERROR") -> Iterator[Entry]:
-    """The entries at ``min_level`` or above whose record starts in the chunk, in file order."""
+class _Inflate:
+    """Decompresses a gzip stream (every member) piece by piece; a corrupt or truncated stream
+    ends the data where it breaks, keeps everything before, and says so in ``error``."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self._buf = b""
+        self._end = False
+        self.error: str | None = None
+        self.done = 0
+
+    def _fill(self, want: int) -> None:
+        while len(self._buf) < want and not self._end:
+            raw = self._raw.read(1 << 16)
+            if not raw:
+                self._end = True
+                if not self._d.eof:
+                    self._buf += self._d.flush()
+                    self.error = "truncated gzip data"
+                return
+            try:
+                out = self._d.decompress(raw)
+                while self._d.eof and self._d.unused_data:  # the next member of a multi-member file
+                    rest = self._d.unused_data
+                    self._d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                    out += self._d.decompress(rest)
+            except zlib.error as exc:
+                self.error = f"corrupt gzip data ({exc})"
+                self._end = True
+                return
+            self._buf += out
+
+    def read(self, n: int = -1) -> bytes:
+        self._fill(n if n >= 0 else 1 << 62)
+        if n < 0:
+            data, self._buf = self._buf, b""
+        else:
+            data, self._buf = self._buf[:n], self._buf[n:]
+        self.done += len(data)
+        return data
+
+
+def read_chunk(
+    chunk: Chunk, *, min_level: str = "ERROR", problems: list[str] | None = None
+) -> Iterator[Entry]:
+    """The entries at ``min_level`` or above whose record starts in the chunk, in file order.
+
+    A ``.gz`` file that breaks part-way ends there; with ``problems`` the reason is appended to
+    it (``"path: why"``).
+    """
     path = Path(chunk.path)
-    if chunk.end < 0 and (is_gzip(path) or chunk.fmt == "journald"):
+    if chunk.end < 0 and chunk.fmt == "journald":
         yield from iter_entries(path, format=chunk.fmt, min_level=min_level)
         return
     rank = level_rank(min_level)
     reference = _reference(path)
     source = str(path)
     end = chunk.size if chunk.end < 0 else chunk.end
-    with path.open("rb") as f:
-        window = _Window(f, chunk.start, end)
+    compressed = chunk.end < 0 and is_gzip(path)
+    with path.open("rb") as raw:
+        broken: _Inflate | None = None
+        if compressed:
+            broken = _Inflate(raw)  # type: ignore[arg-type]
+            stream: object = broken
+        else:
+            stream = _Window(raw, chunk.start, end)
         records = forward_block_records(
-            window,  # type: ignore[arg-type]  # reads like a BinaryIO
+            stream,  # type: ignore[arg-type]  # reads like a BinaryIO
             start_pattern(chunk.fmt),
             wanted=wanted_pattern(chunk.fmt, rank),
         )
@@ -144,3 +262,7 @@ def read_chunk(chunk: Chunk, *, min_level: str = "ERROR") -> Iterator[Entry]:
             if chunk.fmt != "jsonl" and parsed.level is None and not parsed.trace_text:
                 continue  # plain text without a level word and without a trace
             yield build_entry(parsed, text, source, chunk.fmt)
+        if broken is not None and broken.error is not None and problems is not None:
+            problems.append(
+                f"{source}: {broken.error} after {broken.done} bytes; the entries before it were kept"
+            )

@@ -8,24 +8,43 @@ was cut or on how many workers read it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, cast
 
+from hintline.fingerprint import first_variable, key_template
 from hintline.logs import Entry, entry_fingerprint, hint_for
+from hintline.scan._distinct import Distinct
 from hintline.scrub import cut_scrubbed, scrub
 
-__all__ = ["GroupRow", "Tally", "tally_entries"]
+__all__ = ["KEY_EXAMPLES", "GroupRow", "Tally", "instant", "tally_entries"]
 
 _EXAMPLE_FIELDS = (
-    "category", "kind", "rule", "key", "hint", "exception_type", "example", "example_source",
-    "example_order",
+    "category", "kind", "rule", "key", "hint", "exception_type", "outer_type", "logger",
+    "key_template", "example", "example_source", "example_order",
 )
 _NO_TIME = "~"  # sorts after every ISO timestamp: undated entries are never "first"
+KEY_EXAMPLES = 3
+"""Example keys kept per group (the smallest ones, so that any merge order keeps the same)."""
+
+
+def instant(ts: datetime) -> str:
+    """A time as UTC ISO text with microseconds: text order is then the order of instants.
+
+    Files in different time zones (``+01:00`` and ``Z``) compare correctly as text, and the
+    fixed width keeps ``.5`` seconds after whole ones.
+    """
+    return ts.astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
 @dataclass(slots=True)
 class GroupRow:
-    """One group: a fingerprint, its count, first and last seen, and one example (scrubbed)."""
+    """One kind of error: a fingerprint, its count, first and last seen, one example (scrubbed).
+
+    The hint's key varies inside a group (a path, an id): it is kept as data -- the example's
+    key, its template (``banner-*.webp``), the :data:`KEY_EXAMPLES` smallest distinct keys and
+    the number of distinct keys (exact up to 64, then estimated), never the keys themselves.
+    """
 
     fingerprint: str
     count: int
@@ -40,6 +59,11 @@ class GroupRow:
     example: str
     example_source: str
     example_order: str
+    outer_type: str | None = None
+    logger: str | None = None
+    key_template: str | None = None
+    key_examples: list[str] = field(default_factory=list)
+    key_distinct: Distinct = field(default_factory=Distinct)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready fields (without the internal ordering key)."""
@@ -54,13 +78,52 @@ class GroupRow:
             "key": self.key,
             "hint": self.hint,
             "exception_type": self.exception_type,
+            "outer_type": self.outer_type,
+            "logger": self.logger,
+            "key_template": self.key_template,
+            "key_examples": list(self.key_examples),
+            "distinct_keys": self.key_distinct.count(),
+            "distinct_keys_exact": self.key_distinct.exact,
             "example": self.example,
             "example_source": self.example_source,
         }
 
+    def state(self) -> dict[str, Any]:
+        """Every field, JSON-safe (checkpoints, process boundaries)."""
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data["key_examples"] = list(self.key_examples)
+        data["key_distinct"] = self.key_distinct.to_json()
+        return data
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> GroupRow:
+        """Rebuild from :meth:`state`."""
+        fields = dict(data)
+        fields["key_distinct"] = Distinct.from_json(fields.get("key_distinct"))
+        fields["key_examples"] = list(fields.get("key_examples") or [])
+        return cls(**fields)
+
+    def copy(self) -> GroupRow:
+        """An independent copy."""
+        return GroupRow.from_state(self.state())
+
+    def add_key(self, key: str | None) -> None:
+        """Count one occurrence's key (bounded: a sketch and a few examples)."""
+        if not key:
+            return
+        self.key_distinct.add(key)
+        if key in self.key_examples:
+            return
+        if len(self.key_examples) < KEY_EXAMPLES or key < self.key_examples[-1]:
+            self.key_examples = sorted([*self.key_examples, key])[:KEY_EXAMPLES]
+
     def absorb(self, other: GroupRow) -> None:
         """Merge another partial row of the same fingerprint into this one."""
         self.count += other.count
+        self.key_distinct.merge(other.key_distinct)
+        for key in other.key_examples:
+            if key not in self.key_examples:
+                self.key_examples = sorted([*self.key_examples, key])[:KEY_EXAMPLES]
         if other.first_seen is not None and (self.first_seen is None or other.first_seen < self.first_seen):
             self.first_seen = other.first_seen
         if other.last_seen is not None and (self.last_seen is None or other.last_seen > self.last_seen):
@@ -72,33 +135,41 @@ class GroupRow:
 
 @dataclass(slots=True)
 class Tally:
-    """Partial results: groups by fingerprint, errors per hour, entries and bytes read."""
+    """Partial results: groups by fingerprint, errors per hour, entries and bytes read.
+
+    ``skipped`` lists the inputs that could not be read (``"path: why"``), each once.
+    """
 
     groups: dict[str, GroupRow] = field(default_factory=dict)
     hours: dict[str, int] = field(default_factory=dict)
     entries: int = 0
     bytes: int = 0
+    skipped: list[str] = field(default_factory=list)
 
     def merge(self, other: Tally) -> None:
         """Add ``other`` into this tally."""
         for fp, row in other.groups.items():
             mine = self.groups.get(fp)
             if mine is None:
-                self.groups[fp] = replace(row)
+                self.groups[fp] = row.copy()
             else:
                 mine.absorb(row)
         for hour, n in other.hours.items():
             self.hours[hour] = self.hours.get(hour, 0) + n
         self.entries += other.entries
         self.bytes += other.bytes
+        for why in other.skipped:
+            if why not in self.skipped:
+                self.skipped.append(why)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-safe form (checkpoints, process boundaries)."""
         return {
-            "groups": {fp: asdict(r) for fp, r in self.groups.items()},
+            "groups": {fp: r.state() for fp, r in self.groups.items()},
             "hours": self.hours,
             "entries": self.entries,
             "bytes": self.bytes,
+            "skipped": list(self.skipped),
         }
 
     @classmethod
@@ -107,10 +178,11 @@ class Tally:
         groups = cast("dict[str, dict[str, Any]]", data["groups"])
         hours = cast("dict[str, int]", data["hours"])
         return cls(
-            groups={fp: GroupRow(**row) for fp, row in groups.items()},
+            groups={fp: GroupRow.from_state(row) for fp, row in groups.items()},
             hours={str(k): int(v) for k, v in hours.items()},
             entries=int(cast("int", data["entries"])),
             bytes=int(cast("int", data["bytes"])),
+            skipped=[str(x) for x in cast("list[object]", data.get("skipped") or [])],
         )
 
     def rows(self) -> list[GroupRow]:
@@ -156,7 +228,8 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
     for entry in entries:
         hint = hint_for(entry)
         fp = entry_fingerprint(entry, hint)
-        ts = entry.timestamp.isoformat() if entry.timestamp is not None else None
+        key = hint.key or first_variable(entry.message)
+        ts = instant(entry.timestamp) if entry.timestamp is not None else None
         tally.entries += 1
         if ts is not None:
             hour = ts[:13]
@@ -165,6 +238,7 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
         order = f"{ts or _NO_TIME}|{entry.key}"
         if mine is not None and order >= mine.example_order:  # not the group's example
             mine.count += 1
+            mine.add_key(key)
             if ts is not None:
                 if mine.first_seen is None or ts < mine.first_seen:
                     mine.first_seen = ts
@@ -187,11 +261,24 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
             example=entry.raw[: _EXAMPLE + _EXAMPLE_MARGIN],
             example_source=scrub_once(entry.source),
             example_order=order,
+            outer_type=_outer(entry, scrub_once),
+            logger=scrub_once(entry.component) if entry.component else None,
+            key_template=scrub_once(key_template(key)) if key else None,
         )
+        row.add_key(key)
         if mine is None:
             tally.groups[fp] = row
         else:
             mine.absorb(row)
     for row in tally.groups.values():
         row.example = cut_scrubbed(scrub(row.example), _EXAMPLE, "")
+        row.key_examples = [scrub_once(k) for k in row.key_examples]
     return tally
+
+
+def _outer(entry: Entry, scrub_once: Any) -> str | None:
+    """The logged (outermost) class of a chained exception, when it differs from the root cause."""
+    outer = entry.trace.outermost
+    if outer is None or not outer.type or outer.type == entry.exception_type:
+        return None
+    return str(scrub_once(outer.type))

@@ -60,7 +60,7 @@ def test_add_hints_matches_clean(spark) -> None:
         assert row["hint_category"] == str(hint.category)
         assert row["hint_rule"] == hint.rule
         assert row["hint_key"] == hint.key
-        assert row["fingerprint"] == fingerprint(hint, hintline.parse_trace(text))
+        assert row["fingerprint"] == fingerprint(hint, hintline.parse_trace(text), message=text)
 
 
 def test_add_hints_needs_the_column(spark) -> None:
@@ -80,6 +80,22 @@ def test_scan_files_equals_hintline_scan(spark, log_dir: Path) -> None:
     rows = scan_files(spark, str(log_dir)).collect()
     assert {(r["fingerprint"], r["count"], r["first_seen"], r["last_seen"], r["hint"]) for r in rows} == local
     assert all(SECRET not in (r["example"] or "") for r in rows)
+
+
+def test_big_files_are_split_into_ranges(spark, log_dir: Path) -> None:
+    """Files cut into byte ranges on record boundaries (many tasks per file): the same groups."""
+    from hintline.integrations.spark import scan_files
+    from hintline.scan import plan_chunks
+
+    ranges = plan_chunks([str(p) for p in sorted(log_dir.iterdir())], fmt=None, chunk_bytes=16 << 10, rotated=False)
+    assert len(ranges) > 2 * len(list(log_dir.iterdir()))  # the plain files are split, the .gz is not
+    assert sum(1 for c in ranges if c.path.endswith(".gz")) == 1
+    rows = scan_files(spark, str(log_dir), chunk_bytes=16 << 10).collect()
+    local = scan([log_dir], jobs=1)
+    assert {(r["fingerprint"], r["count"], r["first_seen"], r["last_seen"]) for r in rows} == {
+        (g.fingerprint, g.count, g.first_seen, g.last_seen) for g in local.tally.rows()
+    }
+    assert {r["distinct_keys"] for r in rows} == {g.key_distinct.count() for g in local.tally.rows()}
 
 
 def test_spark_submit_job(log_dir: Path, tmp_path: Path) -> None:
