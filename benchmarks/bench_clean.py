@@ -152,7 +152,7 @@ def _startup_rows() -> list[Case]:
 def _fill_cache(cache_dir: str, env: dict[str, str] | None = None) -> None:
     """Compile the Hyperscan database into ``cache_dir`` (waiting for the background build)."""
     code = (
-        "import hintline; from hintline import _engine; hintline.clean('x'); "
+        "import hintline; from hintline.cleaner import match as _engine; hintline.clean('x'); "
         "m = _engine._default(); getattr(m, 'wait', lambda t: True)(600)"
     )
     if env is None:
@@ -227,6 +227,7 @@ def cases() -> list[Case]:
         row(f"64 KiB log, error at the end ({len(log64.encode())} B)", log64, 60),
         row(f"10 MB input, bounded first ({len(big.encode())} B)", big, 100),
     ]
+    rows += _wrapper_rows(short, jdbc, tail_error)
     # The stdlib engine (platforms without a Hyperscan wheel, or HINTLINE_ENGINE=re): the
     # matching step alone, on the same inputs.
     from hintline import RULES
@@ -254,11 +255,91 @@ def cases() -> list[Case]:
     return rows
 
 
+_INFO_LINE = "2026-12-01 10:00:{s:02d},{ms:03d} INFO app.import: row {n} imported (batch 7)\n"
+
+
+def _info_lines(size: int) -> str:
+    """``size`` characters of ``logging`` INFO records."""
+    lines = []
+    total = 0
+    n = 0
+    while total < size:
+        line = _INFO_LINE.format(s=n % 60, ms=n % 1000, n=n)
+        lines.append(line)
+        total += len(line)
+        n += 1
+    return "".join(lines)
+
+
+def _wrapper_rows(short: str, jdbc: str, trace: str) -> list[Case]:
+    """The same real errors as they arrive wrapped (issue 15): each row beside its bare twin's
+    target. A JSON log line may cost twice its bare twin; the others have no target."""
+    import html
+    import json
+
+    import hintline
+
+    def json_line(text: str) -> str:
+        record = {"asctime": "2026-12-01 10:00:03,404", "levelname": "ERROR", "message": text}
+        return json.dumps(record)
+
+    def json_in_json(text: str) -> str:
+        inner = json.dumps({"jsonrpc": "2.0", "id": 3, "error": {"code": -32603, "message": text}})
+        content = [{"type": "text", "text": inner}]
+        return json.dumps(
+            {"jsonrpc": "2.0", "id": 7, "result": {"content": content, "isError": True}}
+        )
+
+    def html_page(text: str) -> str:
+        return (
+            "<html><head><title>500 Internal Server Error</title></head><body>"
+            f"<h1>Internal Server Error</h1><pre>{html.escape(text)}</pre></body></html>"
+        )
+
+    def prefixed(text: str) -> str:
+        return "\n".join("2026-12-01T10:00:03.404Z " + line for line in text.split("\n"))
+
+    recovered = (
+        "2026-12-01 10:00:00,101 WARNING urllib3.connectionpool: Retrying (Retry(total=2)) after "
+        "connection broken by 'ReadTimeoutError(\"HTTPSConnectionPool(host='api', port=443): "
+        "Read timed out. (read timeout=5)\")': /v1/orders\n"
+    )
+    info = _info_lines(100 * 1024)
+    middle_10mb = _info_lines(5 * 1024 * 1024) + trace + "\n" + _info_lines(5 * 1024 * 1024)
+    real = ROOT / "tests" / "cleaner" / "fixtures"
+    cases = [
+        ("JSON log line: short", json_line(short), 4),
+        ("JSON log line: trace JDBC", json_line(jdbc), 10),
+        ("JSON inside JSON (a tool result's JSON-RPC error): short", json_in_json(short), None),
+        ("HTML page, escaped in <pre>: short", html_page(short), None),
+        ("CRLF: trace JDBC", jdbc.replace("\n", "\r\n"), None),
+        ("every line ISO-timestamped: trace JDBC", prefixed(jdbc), None),
+        ("after a recovered WARNING record: short", recovered + short, None),
+        ("200 KB log of INFO records, error in the middle", info + trace + "\n" + info, None),
+        ("10 MB log of INFO records, error in the middle", middle_10mb, None),
+    ]
+    for name in ("pino_enoent", "nginx_502", "mcp_tool_result_unique", "pytest_foreign_key"):
+        path = real / f"{name}.txt"
+        if path.exists():
+            cases.append((f"real capture: {name}", path.read_text(encoding="utf-8"), None))
+    return [
+        Case(
+            "clean",
+            f"{label} ({len(text.encode())} B)",
+            lambda t=text: hintline.clean(t),
+            target,
+            note=_note(text),
+        )
+        for label, text, target in cases
+    ]
+
+
 def _floor_rows(short: str, jdbc: str) -> list[Case]:
     """What the Hyperscan engine cannot go below from Python: one call of the binding's scan
     over the rule database with no match callback (so no Python code runs per match), and the
     same call over a one-literal database (the binding's own cost)."""
     from hintline.cleaner import match as _engine
+
     matcher = getattr(_engine._default(), "ready", None)
     database = getattr(matcher, "_database", None)
     if matcher is None or database is None:

@@ -39,8 +39,8 @@ def main() -> None:
     }
     scratch = matcher._scratch()
     database = matcher._database
-    print("µs per call | whole clean() | prepare | scan, no callback | scan + callbacks | "
-          "verify (re capture) | render (cached) | match callbacks")
+    print("µs per call | whole clean() | prepare | normalise | locate | scan, no callback | "
+          "scan + callbacks | verify (re capture) | render (cached) | match callbacks")
     for label, text in inputs.items():
         print(f"{label} | {_stages(text, matcher, database, scratch)}")
 
@@ -52,6 +52,8 @@ def _stages(text: str, matcher: Any, database: Any, scratch: Any) -> str:
     import hintline
     from hintline import hint
     from hintline.cleaner.bound import prepare
+    from hintline.cleaner.locate import locate
+    from hintline.cleaner.normalise import normalise
 
     data = text.encode()
     found = matcher.match(text)
@@ -59,6 +61,8 @@ def _stages(text: str, matcher: Any, database: Any, scratch: Any) -> str:
     times = [
         _best(lambda: hintline.clean(text)),
         _best(lambda: prepare(text)),
+        _best(lambda: normalise(text)),
+        _best(lambda: locate(text)),
         _best(lambda: database.scan(data, None, 0, None, scratch)),
         _best(lambda: matcher.candidates(text, data)),
         _best(lambda: regex.search(text).groupdict()),  # type: ignore[union-attr]

@@ -60,3 +60,29 @@ def test_trace_markers_in_long_texts() -> None:
         text = "x" * at + "Caused by:" + "y" * 100
         assert may_hold_trace(text), at
     assert not may_hold_trace("x" * (3 * head))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["", *_CHAIN_MARKERS, "x", "é", "\n", "--->", "[cause]"]), max_size=6),
+    st.text(max_size=200),
+    st.integers(min_value=0, max_value=50),
+)
+def test_last_is_the_last_occurrence(parts: list[str], noise: str, start: int) -> None:
+    """``last()`` (reversed Vectorscan pass) answers as the largest ``rfind`` of the literals."""
+    text = noise.join(parts) + noise
+    screen = LiteralScreen(_CHAIN_MARKERS)
+    expected = max(text.rfind(m, start) for m in _CHAIN_MARKERS)
+    assert screen.last(text, start) == expected
+
+
+def test_last_finds_a_literal_across_its_chunks() -> None:
+    """A literal that straddles two 1 MiB chunks of a long text is found."""
+    from hintline._vectorscan import screen as module
+
+    marker = "Caused by: "
+    for inside in range(1, len(marker)):  # characters of the marker in the last chunk
+        before = 2 * module._CHUNK
+        text = "a" * before + marker + "b" * (module._CHUNK - inside)
+        assert len(text) - module._CHUNK == before + len(marker) - inside  # the chunk boundary
+        assert LiteralScreen((marker,)).last(text) == before

@@ -20,6 +20,7 @@ def _on_hit(_id: int, _start: int, _end: int, _flags: int, _context: object) -> 
 
 
 _HEAD = 65536  # characters of a long text screened first
+_CHUNK = 1 << 20  # characters of a long text screened backwards at a time by last()
 
 
 class _NeverRaised(Exception):
@@ -40,6 +41,7 @@ class LiteralScreen:
         self._stopped: type[BaseException] = _NeverRaised  # the binding's ScanTerminated
         self._lock = threading.Lock()
         self._local = threading.local()
+        self._reversed: Any = None  # the literals reversed, for last()
 
     def _compile(self) -> Any:
         """The Vectorscan database (built on first use, about 0.5 ms), or ``None``."""
@@ -92,3 +94,74 @@ class LiteralScreen:
             except Exception:  # lone surrogates, a re-entrant call: the plain checks decide
                 pass
         return any(literal in text for literal in self.literals)
+
+    def last(self, text: str, start: int = 0, end: int | None = None) -> int:
+        """Where the last occurrence of any literal in ``text[start:end]`` starts, or -1.
+
+        Vectorscan passes over the reversed slice with the literals reversed, 1 MiB at a time
+        from the end: the first hit is the last occurrence, and the scan stops there. Where
+        Hyperscan cannot run, one ``rfind`` per literal answers (same result, slower).
+        """
+        end = len(text) if end is None else end
+        database = self._reversed_database()
+        if database is None:
+            return max(text.rfind(literal, start, end) for literal in self.literals)
+        overlap = max(len(literal) for literal in self.literals) - 1
+        stop = end
+        while stop > start:
+            lo = max(start, stop - _CHUNK)
+            found = self._last_in(database, text, lo, min(end, stop + overlap))
+            if found is None:  # the slice does not encode, or a re-entrant call
+                return max(text.rfind(literal, start, end) for literal in self.literals)
+            if found >= 0:
+                return found
+            stop = lo
+        return -1
+
+    def _last_in(self, database: Any, text: str, start: int, end: int) -> int | None:
+        piece = text[start:end]
+        try:
+            data = piece.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        hits: list[int] = []
+
+        def on_hit(_id: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
+            hits.append(to)
+            return True
+
+        try:
+            scratch = getattr(self._local, "reversed_scratch", None)
+            if scratch is None:
+                import hyperscan as hs
+
+                scratch = self._local.reversed_scratch = hs.Scratch(database)
+            database.scan(data[::-1], on_hit, 0, None, scratch)
+        except self._stopped:
+            pass
+        except Exception:  # a re-entrant call: the plain checks decide
+            return None
+        if not hits:
+            return -1
+        offset = len(data) - hits[0]
+        if not piece.isascii():
+            offset = len(data[:offset].decode("utf-8", "ignore"))
+        return start + offset
+
+    def _reversed_database(self) -> Any:
+        if self._reversed is None and not self._failed:
+            if self._compile() is None:
+                return None
+            with self._lock:
+                if self._reversed is None:
+                    import hyperscan as hs
+
+                    database = hs.Database(mode=hs.HS_MODE_BLOCK)
+                    database.compile(
+                        expressions=[re.escape(s[::-1]).encode("utf-8") for s in self.literals],
+                        ids=list(range(len(self.literals))),
+                        elements=len(self.literals),
+                        flags=hs.HS_FLAG_SINGLEMATCH,
+                    )
+                    self._reversed = database
+        return self._reversed

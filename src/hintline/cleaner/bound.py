@@ -2,6 +2,12 @@
 
 Everything here is total: any input gives a ``str`` of at most :data:`MAX_INPUT_BYTES` UTF-8
 bytes, with no NUL and no ANSI colour sequence.
+
+A longer input keeps its first 16 KiB and last 48 KiB, where failures usually are. When its
+tail holds no failure marker (``Traceback``, ``Caused by:``, ``ERROR``, ``panic:`` …: one
+Vectorscan pass over the tail, reversed, finds the last one), the rest of the input is screened
+the same way and a window around its last failure is kept between a shorter head and tail: an
+exception in the middle of a long log is not lost.
 """
 
 from __future__ import annotations
@@ -9,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import BinaryIO
+
+from hintline._vectorscan.screen import LiteralScreen
 
 __all__ = [
     "HEAD_BYTES",
@@ -29,7 +37,48 @@ SEPARATOR = "\n...\n"
 TAIL_BYTES = MAX_INPUT_BYTES - HEAD_BYTES - len(SEPARATOR)
 """... to its last 48 KiB (less the separator), where exceptions usually are."""
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
+WINDOW_BEFORE = 32 * 1024
+"""A failure found in the middle keeps this much text before its marker ..."""
+WINDOW_AFTER = 8 * 1024
+"""... and this much after it, ..."""
+WINDOW_EDGE = 12 * 1024 - 16
+"""... between this much of the input's head and of its tail."""
+FAILURE_MARKERS = (
+    "rror",  # Error, error, ERROR, TypeError, [error]
+    "xception",
+    "ailed",  # failed, Failed, FAILED is below
+    "ailure",  # failure, Failure
+    "FAIL",
+    "anic",  # panic, panicked, PANIC
+    "FATAL",
+    "atal",  # Fatal error, fatal:
+    "CRIT",
+    "SEVERE",
+    "Traceback (most recent",
+    "Caused by: ",
+    "Warning: ",  # PHP's warnings and notices are its runtime errors
+    "Notice: ",
+    "ould not",
+    "denied",
+    "refused",
+    "not found",
+    "No such",
+    "timed out",
+    "imeout",
+    "bort",
+    "Killed",
+    "Segmentation fault",
+    "Uncaught",
+)
+"""What the screen looks for: the words that open or name a failure in traces and logs."""
+_FAILURES = LiteralScreen(FAILURE_MARKERS)
+_MAX_INDENTED = 256
+_LOOK_ABOVE = 64 * 1024
+_LAST_LINES = 4096
+
+# CSI (colours, cursor), OSC up to BEL or ST (OSC 8 hyperlinks, window titles: their URL and
+# title go too), then any other two-character escape
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)?|\x1b[@-_]")
 _MAX_CHAIN = 10_000
 _KEEP_ENDS = 32
 
@@ -88,20 +137,57 @@ def _tail_cut(data: bytes | bytearray | memoryview, start: int) -> int:
 def _bound_bytes(data: bytes | bytearray | memoryview) -> str:
     """Bound binary data before decoding it (a 1 GB object is never copied whole)."""
     view = memoryview(data).cast("B") if isinstance(data, memoryview) else data
-    if len(view) <= MAX_INPUT_BYTES:
+    size = len(view)
+    if size <= MAX_INPUT_BYTES:
         return bytes(view).decode("utf-8", "replace")
-    head = bytes(view[: _head_cut(view, HEAD_BYTES)]).decode("utf-8", "replace")
-    tail = bytes(view[_tail_cut(view, len(view) - TAIL_BYTES) :]).decode("utf-8", "replace")
-    return head + SEPARATOR + tail
+    head = bytes(view[: _head_cut(view, HEAD_BYTES)])
+    tail_start = _tail_cut(view, size - TAIL_BYTES)
+    tail = bytes(view[tail_start:])
+    plain = head.decode("utf-8", "replace") + SEPARATOR + tail.decode("utf-8", "replace")
+    if _FAILURES.search(tail.decode("utf-8", "replace")):
+        return plain
+    at = _last_failure_byte(view, len(head), tail_start)
+    if at < 0:
+        return plain
+    # what a stream keeps (read_bounded): the bytes about the failure between head and tail
+    lo = max(len(head), at - 4 * WINDOW_BEFORE)
+    hi = min(tail_start, at + 4 * WINDOW_AFTER)
+    sep = SEPARATOR.encode()
+    kept = (
+        head
+        + (b"" if lo == len(head) else sep)
+        + bytes(view[lo:hi])
+        + (b"" if hi == tail_start else sep)
+        + tail
+    )
+    return bound(kept.decode("utf-8", "replace"))
+
+
+def _last_failure_byte(view: bytes | bytearray | memoryview, start: int, end: int) -> int:
+    """Where the last failure marker of ``view[start:end]`` starts (a byte offset), or -1:
+    1 MiB decoded and screened at a time, from the end."""
+    overlap = max(len(marker) for marker in FAILURE_MARKERS) * 4
+    stop = end
+    while stop > start:
+        lo = max(start, stop - (1 << 20))
+        piece = bytes(view[lo : min(end, stop + overlap)])
+        text = piece.decode("utf-8", "replace")
+        at = _FAILURES.last(text)
+        if at >= 0:
+            return lo + (at if text.isascii() else len(text[:at].encode("utf-8")))
+        stop = lo
+    return -1
 
 
 def read_bounded(stream: BinaryIO, chunk: int = 1 << 16) -> bytes:
-    """Read a binary stream to its end keeping only what :func:`bound` would keep.
+    """Read a binary stream to its end keeping only what :func:`bound` would keep: its head,
+    its tail, and the bytes around the last failure marker of what lies between.
 
     Memory stays at a few hundred KiB however long the stream is (``yes | hintline clean``).
     """
     head = bytearray()
     tail = bytearray()
+    middle = _Middle()
     split = False
     while True:
         block = stream.read(chunk)
@@ -117,15 +203,74 @@ def read_bounded(stream: BinaryIO, chunk: int = 1 << 16) -> bytes:
                 del head[cut:]
                 split = True
         if len(tail) > 4 * TAIL_BYTES:
-            del tail[: len(tail) - TAIL_BYTES]
+            drop = _head_cut(tail, len(tail) - TAIL_BYTES)
+            middle.add(bytes(tail[:drop]))
+            del tail[:drop]
     if not split:
         return bytes(head)
     start = _tail_cut(tail, max(0, len(tail) - TAIL_BYTES))
-    return bytes(head) + SEPARATOR.encode() + bytes(tail[start:])
+    plain = bytes(head) + SEPARATOR.encode() + bytes(tail[start:])
+    middle.add(bytes(tail[:start]))
+    if not middle.failure or _FAILURES.search(bytes(tail[start:]).decode("utf-8", "replace")):
+        return plain
+    text = (bytes(head) + middle.joined() + bytes(tail[start:])).decode("utf-8", "replace")
+    return bound(text).encode("utf-8", "surrogatepass")
+
+
+class _Middle:
+    """What a stream drops between its head and its tail, screened as it passes: the bytes
+    around the last failure marker (enough for :func:`bound`'s window), nothing else."""
+
+    def __init__(self) -> None:
+        self.recent = bytearray()  # the last bytes dropped: the context before a marker
+        self.failure = bytearray()  # the bytes around the last marker, or empty
+        self.after = 0  # bytes still wanted after the marker
+        self.reaches_head = True  # nothing was lost between the head and the failure
+        self.reaches_tail = True  # nothing was lost between the failure and the tail
+        self.total = 0  # bytes dropped so far
+
+    def add(self, dropped: bytes) -> None:
+        if not dropped:
+            return
+        text = dropped.decode("utf-8", "replace")
+        at = _FAILURES.last(text)
+        if at >= 0:
+            at_byte = at if text.isascii() else len(text[:at].encode("utf-8"))
+            at_byte = min(at_byte, len(dropped))
+            context = bytes(self.recent) + dropped[:at_byte]
+            before = context[-4 * WINDOW_BEFORE :]
+            self.reaches_head = len(before) == self.total + at_byte
+            after = dropped[at_byte : at_byte + 4 * WINDOW_AFTER]
+            self.failure = bytearray(before + after)
+            self.after = 4 * WINDOW_AFTER - len(after)
+            self.reaches_tail = len(after) == len(dropped) - at_byte
+        elif self.failure:
+            if self.after > 0 and self.reaches_tail:
+                taken = dropped[: self.after]
+                self.failure += taken
+                self.after -= len(taken)
+                self.reaches_tail = len(taken) == len(dropped)
+            else:
+                self.reaches_tail = False
+        self.recent += dropped
+        if len(self.recent) > 4 * WINDOW_BEFORE:
+            del self.recent[: len(self.recent) - 4 * WINDOW_BEFORE]
+        self.total += len(dropped)
+
+    def joined(self) -> bytes:
+        """The failure's bytes, a separator line where bytes were left out on either side."""
+        sep = SEPARATOR.encode()
+        return (
+            (b"" if self.reaches_head else sep)
+            + bytes(self.failure)
+            + (b"" if self.reaches_tail else sep)
+        )
 
 
 def bound(text: str) -> str:
-    """Bound ``text`` to 64 KiB of UTF-8: keep the first 16 KiB and the last 48 KiB.
+    """Bound ``text`` to 64 KiB of UTF-8: keep the first 16 KiB and the last 48 KiB, or, when
+    the tail holds no failure marker and the middle does, the first and last 12 KiB around a
+    window of 40 KiB about the last failure.
 
     Cuts fall on character boundaries, and at whitespace when there is some within 1 KiB: a cut
     inside a token would leave a piece of a secret the scrubber cannot recognise. Text that
@@ -137,10 +282,16 @@ def bound(text: str) -> str:
     if text.isascii():
         if size <= MAX_INPUT_BYTES:
             return text
+        window = _failure_window(text)
+        if window is not None:
+            return window
         cut = _after_space(text, HEAD_BYTES)
         return text[:cut] + SEPARATOR + text[_at_space(text, size - TAIL_BYTES) :]
     if size <= MAX_INPUT_BYTES and len(text.encode("utf-8", "surrogatepass")) <= MAX_INPUT_BYTES:
         return text
+    window = _failure_window(text)
+    if window is not None:
+        return window
     # Each character is at least one byte, so the byte-bounded head and tail lie within these
     # character slices; they cannot overlap because the whole text is over the bound.
     head = text[:HEAD_BYTES].encode("utf-8", "surrogatepass")
@@ -149,6 +300,62 @@ def bound(text: str) -> str:
     start = _tail_cut(tail, len(tail) - TAIL_BYTES) if len(tail) > TAIL_BYTES else _at_space(tail, 0)
     head, tail = head[:end], tail[start:]
     return head.decode("utf-8", "surrogatepass") + SEPARATOR + tail.decode("utf-8", "surrogatepass")
+
+
+def _utf8_head(text: str, size: int) -> str:
+    """The longest start of ``text`` of at most ``size`` UTF-8 bytes."""
+    if text.isascii():
+        return text[:size]
+    data = text[:size].encode("utf-8", "surrogatepass")
+    if len(data) > size:
+        data = data[: _head_cut(data, size)]
+    return data.decode("utf-8", "surrogatepass")
+
+
+def _utf8_tail(text: str, size: int) -> str:
+    """The longest end of ``text`` of at most ``size`` UTF-8 bytes."""
+    if text.isascii():
+        return text[-size:]
+    data = text[-size:].encode("utf-8", "surrogatepass")
+    if len(data) > size:
+        data = data[_tail_cut(data, len(data) - size) :]
+    return data.decode("utf-8", "surrogatepass")
+
+
+def _failure_window(text: str) -> str | None:
+    """Head, a window around the last failure, tail: when the failure lies in the middle."""
+    size = len(text)
+    tail_start = max(0, size - TAIL_BYTES)
+    if _FAILURES.search(text[-_LAST_LINES:]) or _FAILURES.search(text[tail_start:]):
+        return None  # the usual cut keeps the last failure (most often in the last lines)
+    at = _FAILURES.last(text, HEAD_BYTES, tail_start + len(FAILURE_MARKERS[0]))
+    if at < 0:
+        return None
+    for _ in range(_MAX_INDENTED):  # a marker on an indented line is inside a dump: look above
+        line_start = text.rfind("\n", 0, at) + 1
+        if text[line_start : line_start + 1] not in (" ", "\t"):
+            break
+        above = _FAILURES.last(text, max(HEAD_BYTES, line_start - _LOOK_ABOVE), line_start)
+        if above < 0:
+            break
+        at = above
+    # whole lines on every side of a cut: a line cut in two reads as noise
+    before = _utf8_tail(text[max(WINDOW_EDGE, at - WINDOW_BEFORE) : at], WINDOW_BEFORE)
+    if "\n" in before:
+        before = before[before.find("\n") + 1 :]
+    after = _utf8_head(text[at : at + WINDOW_AFTER], WINDOW_AFTER)
+    if "\n" in after and at + len(after) < size:
+        after = after[: after.rfind("\n")]
+    head = _utf8_head(text, WINDOW_EDGE)
+    tail = _utf8_tail(text[at + len(after) :], WINDOW_EDGE - 2 * len(SEPARATOR))
+    return (
+        head[: head.rfind("\n") + 1 or len(head)].rstrip("\n")
+        + SEPARATOR
+        + before
+        + after
+        + SEPARATOR
+        + tail[tail.find("\n") + 1 :]
+    )
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:

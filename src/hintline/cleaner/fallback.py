@@ -7,12 +7,28 @@ Python, JavaScript, PHP, Go, ...); else the first line that is not a stack frame
 
 from __future__ import annotations
 
+import functools
 import re
+
+from hintline._vectorscan.screen import LiteralScreen
+from hintline.categories import Category
+from hintline.cleaner.render import (
+    _CONTROL,
+    _MAX_CACHED_VALUE,
+    MAX_HINT_CHARS,
+    PREFIX,
+    Hint,
+    finish,
+    make,
+)
+from hintline.scrub import scrub
 
 __all__ = [
     "CAUSED_BY",
     "EXCEPTION",
+    "NO_ERROR_LINE",
     "PLAIN",
+    "fallback",
     "keep_chain_root",
     "pick_line",
     "pick_line_with_strength",
@@ -132,6 +148,21 @@ def _last_exception_line(text: str) -> str | None:
     return None
 
 
+# Lines that say nothing about the failure: banners and rulers, a bare word, a JSON or HTML
+# envelope line, a log record below ERROR, a test runner's header.
+_USELESS = re.compile(
+    r"""[ \t]*(?:
+        [=_\-*#~+]{3,}.* | \.\.\.                          # banners, rulers, bound()'s cut
+      | (?i:error|exception|failure|failed|fatal|warning|traceback|stack[ ]trace)[.!:]?\s*
+      | (?:\{\s*"|\[\s*[{"]|</?[A-Za-z!]).*                # JSON / HTML left over
+      | \S*[ \t,|\]]*(?:TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?)\b.*   # records below ERROR
+      | platform[ ]\S+[ ]--[ ]Python.* | rootdir:.* | cachedir:.* | plugins:.*
+      | collect(?:ed|ing)[ ].* | configfile:.*
+    )$""",
+    re.VERBOSE,
+)
+
+
 def _first_plain_line(text: str) -> str | None:
     start = 0
     size = len(text)
@@ -141,7 +172,7 @@ def _first_plain_line(text: str) -> str | None:
             end = size
         line = text[start:end]
         start = end + 1
-        if line.strip() and not _FRAME.match(line):
+        if line.strip() and not _FRAME.match(line) and not _USELESS.match(line):
             return line.strip()
     return None
 
@@ -169,6 +200,101 @@ def pick_line_with_strength(text: str) -> tuple[str | None, int]:
 def pick_line(text: str) -> str | None:
     """The most useful line of a text no rule claimed, or ``None`` for a blank text."""
     return pick_line_with_strength(text)[0]
+
+
+def _root_cause_line(source: str | BaseException) -> str | None:
+    try:
+        from hintline.traces import parse_trace
+
+        root = parse_trace(source).root_cause
+    except Exception:  # the fallback must not fail with the trace parser
+        return None
+    if root is None or not (root.type or root.message):
+        return None
+    return (
+        f"{root.type}: {root.message}" if root.type and root.message else root.type or root.message
+    )
+
+
+_CHAIN_MARKERS = (
+    "The above exception was the direct cause",
+    "During handling of the above exception",
+    "[cause]:",
+    " ---> ",  # .NET inner exceptions, on the outer exception's line
+    "[recovered]",  # Go: a panic re-raised while recovering names the first one before it
+)
+_CHAINED = LiteralScreen(_CHAIN_MARKERS)
+
+
+def _needs_trace_parser(text: str, picked: str | None, strength: int) -> bool:
+    """Whether the root cause may not be the line the cheap picker found.
+
+    A chained Python traceback prints its root cause first, a Node error its ``[cause]`` inside
+    braces, .NET its inner exception after ``--->`` on the outer one's line, Go the first panic
+    before ``[recovered]``; there, and when the picker found no exception line at all, the trace
+    parser decides.
+    A Java ``Caused by:`` chain ends with its root cause, as does a single exception.
+    """
+    if picked is None or strength == PLAIN:
+        return True
+    return _CHAINED.search(text)
+
+
+NO_ERROR_LINE = "No error line found in this input: nothing failed that hintline can name."
+"""The fallback's text when the input holds no exception, no error record and no message."""
+NO_ERROR_RECORD = (
+    "No error line found: the input holds only log records below ERROR (INFO, DEBUG, WARNING)."
+)
+
+
+def fallback(
+    text: str,
+    source: str | BaseException | None = None,
+    *,
+    message: str | None = None,
+    failure: bool = True,
+) -> Hint:
+    """The hint when no rule matches, category ``other``.
+
+    It names the root cause: for an exception object, the one :func:`hintline.traces.parse_trace`
+    finds; for text, the last ``Caused by:``, else the last exception line, or the trace
+    parser's root cause where that is not the last line (chained Python tracebacks, Node
+    ``[cause]`` chains, .NET inner exceptions); else ``message``, the located ERROR record's
+    message; else the first line that says something (no banner, ruler, bare ``Error``, JSON
+    or HTML left-over, log record below ERROR); else it says plainly that no error line was
+    found.
+
+    Args:
+        text: the located failing block (scrubbed).
+        source: the exception object, when ``clean()`` was given one.
+        message: the message of the located ERROR record, if any (scrubbed).
+        failure: false when the input is a log with no record at ERROR or above.
+    """
+    if not failure:
+        return _fallback_hint(NO_ERROR_RECORD)
+    picked, strength = pick_line_with_strength(text)
+    line = None
+    if isinstance(source, BaseException):
+        line = _root_cause_line(source)
+    elif _needs_trace_parser(text, picked, strength):
+        line = _root_cause_line(text)
+    if line is None and message and (picked is None or strength == PLAIN):
+        line = message
+    line = line or picked or (NO_ERROR_LINE if text.strip() else None)
+    if line is not None and len(line) > _MAX_CACHED_VALUE:
+        return _fallback_hint_uncached(line)
+    return _fallback_hint(line)
+
+
+def _fallback_hint_uncached(line: str | None) -> Hint:
+    if line:
+        # scrubbed before links are dropped: `password: S3cret` must not lose its key
+        line = keep_chain_root(scrub(_CONTROL.sub("", line)), MAX_HINT_CHARS - len(PREFIX))
+    text = finish(PREFIX + (line or "Empty error message: nothing to act on."))
+    return make(Category.OTHER, text, None, None)
+
+
+_fallback_hint = functools.lru_cache(maxsize=1024)(_fallback_hint_uncached)
 
 
 _CHAIN_SEPARATOR = ": "

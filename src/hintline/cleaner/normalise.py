@@ -1,0 +1,203 @@
+"""Normalise an error as it arrives, so that the rules read what a person reading it would.
+
+* A JSON string, a JSON log record (python-json-logger, structlog, pino, ECS, Monolog…), JSON
+  lines of them, or a JSON envelope of an error (a JSON-RPC ``error``, a tool result's
+  ``content`` texts, ``{"error": {"message": …}}``, ``{"detail": …}``) becomes its text: the
+  message and exception fields the log readers know, one or two levels deep (a JSON string
+  inside a JSON field is decoded too). A record below ERROR, and every record of JSON lines,
+  opens with its level (``INFO message``) so that the failure can be located.
+* An HTML page becomes its text: its ``<pre>`` blocks, else its
+  title and body text; tags, scripts and styles dropped, ``<br>`` a line break, entities
+  decoded.
+* CRLF and lone CR become LF; HTML entities and JSON escapes left in plain text (``&#x27;``,
+  ``\\n``, ``\\"``) are decoded, so captured keys carry no escape residue.
+* A prefix common to every line is cut: an ISO timestamp, a syslog header, a container
+  runtime's (CRI ``… stdout F``, Compose ``web-1  | ``), pytest's ``E``, uniform indentation.
+
+A text with none of these is returned as is (the same object), after a few checks that cost
+well under a microsecond. Total: any input gives a ``str``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hintline.cleaner._html import html_text, is_html
+from hintline.cleaner._json import MAX_DEPTH, json_string, json_text
+
+__all__ = ["normalise"]
+
+_ISO = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
+_SYSLOG_TS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ][ \d]\d[ ]\d\d:\d\d:\d\d"
+_LEVELS = r"(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)"
+# Line prefixes, each tried on the first line; cut when every non-blank line has it.
+_PREFIXES = (
+    re.compile(rf"{_ISO}[ ](?:stdout|stderr)[ ][FP][ ]"),  # Kubernetes CRI log files
+    re.compile(  # syslog (RFC 3164 and 5424 shapes), journalctl's short output
+        rf"(?:<\d{{1,3}}>\d?[ ]?)?(?:{_SYSLOG_TS}|{_ISO})[ ](?!{_LEVELS}\b)[\w.\-]+[ ]"
+        r"[\w./\-]+(?:\[\d+\])?:[ ]?"
+    ),
+    re.compile(r"[\w.\-]{1,64}[ ]*\|[ ]?"),  # docker compose ``web-1  | ``
+    re.compile(rf"\[?{_ISO}\]?(?:[ ]|\t|:[ ])"),  # an ISO timestamp (docker logs -t, ts(1))
+    re.compile(r"E(?=[ ]|$)"),  # pytest's failure lines (the spaces after it are indentation)
+)
+_GATE = re.compile(
+    r"\[?\d{4}-|<\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ]|[\w.\-]{1,64}[ ]*\||E[ ]|[ \t]"
+)
+_JSON_ESCAPE = re.compile(r"\\(?:n|t|r|\"|/|\\|u[0-9a-fA-F]{4})")
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
+
+
+def normalise(text: str) -> str:
+    """``text`` as a person would read it (see the module docstring). Never raises.
+
+    Plain text (the common case) is recognised by a few character checks and returned as is.
+    """
+    try:
+        if not text:
+            return text
+        first = text[0]
+        if (  # the checks of _plain(), inline: this is every call's path
+            first in _FIRST_SPECIAL
+            or "\r" in text
+            or "\\" in text
+            or "&" in text
+            or (first in _MONTH_FIRST and text.startswith(_MONTHS))
+            or (first == "E" and text[1:2] in _PYTEST_E_NEXT)
+            or 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73
+            or is_html(text)
+        ):
+            return _normalise(text, 0)
+        return text
+    except (ValueError, RecursionError, MemoryError):
+        return text
+
+
+def _plain(text: str) -> bool:
+    """Whether there is nothing to normalise (a few character checks, no regex)."""
+    if not text:
+        return True
+    first = text[0]
+    return not (
+        first in _FIRST_SPECIAL
+        or "\r" in text
+        or "\\" in text
+        or "&" in text
+        or (first in _MONTH_FIRST and text.startswith(_MONTHS))
+        or (first == "E" and text[1:2] in _PYTEST_E_NEXT)
+        or 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73
+        or is_html(text)
+    )
+
+
+def _normalise(text: str, depth: int) -> str:
+    if not text:
+        return text
+    first = text[0]
+    if first in " \t\n\ufeff":
+        stripped = text.strip()
+        first = stripped[:1]
+        if first in ("{", "[", '"', "<") and depth <= MAX_DEPTH:
+            text = stripped
+    if depth <= MAX_DEPTH:
+        if first in ("{", "["):
+            decoded = json_text(text, depth)
+            if decoded is not None:
+                return decoded if _plain(decoded) else _normalise(decoded, depth + 1)
+        elif first == '"':
+            decoded = json_string(text)
+            if decoded is not None:
+                return decoded if _plain(decoded) else _normalise(decoded, depth + 1)
+        if is_html(text):
+            return _normalise(html_text(text), MAX_DEPTH + 1)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\\" in text and text.count("\\n") + text.count('\\"') > text.count("\n"):
+        text = _unescape_json(text)
+    if "&" in text and _ENTITY.search(text):
+        import html  # here: a text with entities is rare, and the module costs start-up
+
+        text = html.unescape(text)
+    if _may_be_prefixed(text) and _GATE.match(text):
+        text = _cut_prefixes(text)
+    return text
+
+
+_MONTHS = ("Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ",
+           "Dec ")  # fmt: skip
+_MONTH_FIRST = frozenset("JFMASOND")
+# What a text's first character may be when there is something to do: JSON, HTML, indentation,
+# a timestamp, a syslog priority, a bracket (pytest's E: with a space after it).
+_FIRST_SPECIAL = frozenset(' \t\n\ufeff{["<0123456789')
+_PYTEST_E_NEXT = frozenset((" ", "\n", ""))
+_PREFIX_FIRST = frozenset("0123456789[< \tE")
+
+
+def _may_be_prefixed(text: str) -> bool:
+    """Cheap checks before the prefix regex: what the first character of a prefix can be."""
+    return bool(text) and (
+        text[0] in _PREFIX_FIRST
+        or text.startswith(_MONTHS)
+        or 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73
+    )
+
+
+def _unescape_json(text: str) -> str:
+    """Undo JSON string escapes in a text that holds an escaped string but is not JSON."""
+    return _JSON_ESCAPE.sub(_unescape_one, text)
+
+
+_SIMPLE = {"n": "\n", "t": "\t", "r": "", '"': '"', "/": "/", "\\": "\\"}
+
+
+def _unescape_one(found: re.Match[str]) -> str:
+    code = found[0][1:]
+    if code[0] == "u":
+        return chr(int(code[1:], 16))
+    return _SIMPLE[code]
+
+
+# --- line prefixes ---------------------------------------------------------------------------
+
+
+def _cut_prefixes(text: str, rounds: int = 2) -> str:
+    """Cut a prefix that every non-blank line carries (tried in the order of ``_PREFIXES``)."""
+    lines = text.split("\n")
+    first = next((line for line in lines if line.strip()), "")
+    for prefix in _PREFIXES:
+        if prefix.match(first) is None:
+            continue
+        cut = []
+        for line in lines:
+            if not line.strip():
+                cut.append("")
+                continue
+            found = prefix.match(line)
+            if found is None:
+                break
+            cut.append(line[found.end() :])
+        else:
+            if prefix.pattern.startswith("E"):
+                return _dedent("\n".join(cut))
+            cut_text = "\n".join(cut)
+            # a CRI prefix then the program's own timestamp: cut once more, not without end
+            if rounds > 1 and _may_be_prefixed(cut_text) and _GATE.match(cut_text):
+                return _cut_prefixes(cut_text, rounds - 1)
+            return cut_text
+    return _dedent(text)
+
+
+def _dedent(text: str) -> str:
+    lines = text.split("\n")
+    indent = None
+    for line in lines:
+        stripped = line.lstrip(" \t")
+        if stripped:
+            size = len(line) - len(stripped)
+            if size == 0:
+                return text
+            if indent is None or size < indent:
+                indent = size
+    if not indent:
+        return text
+    return "\n".join(line[indent:] for line in lines)
