@@ -139,3 +139,78 @@ class TestUsageCommand:
             cols = [r[1] for r in conn.execute("PRAGMA table_info(hintline_usage)")]
         assert cols == ["id", "at", "feature", "configuration", "model", "zone", "prompt_tokens",
                         "completion_tokens", "duration_ms", "outcome", "entry_key"]
+
+
+class TestLockedDatabase:
+    """Issue 14: a usage database locked past the timeout must not lose the model's answer."""
+
+    def _locked(self, path):
+        """Another process's lock, as SQLite takes it (a real second connection)."""
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        return holder
+
+    def test_answer_is_shown_and_the_record_waits(self, tmp_path):
+        """Before: sqlite3.OperationalError replaced the answer."""
+        store = SqliteUsageStore(tmp_path / "u.db", timeout=0.2)
+        store.record(record(0))  # creates the table
+        holder = self._locked(tmp_path / "u.db")
+        try:
+            result = explain(make_entry(frames=(frame("/srv/app/a.py"),)), configuration=LOCAL,
+                             project_root="/srv/app", provider=FixedProvider.answering("c", "n", 0),
+                             usage=store)
+        finally:
+            holder.rollback()
+            holder.close()
+        assert result.cause == "c"
+        assert result.usage_note is not None
+        assert "recorded with the next one" in result.usage_note
+        assert result.to_dict()["usage_note"] == result.usage_note
+        assert store.pending_path.exists()
+        store.record(record(5))  # the lock has cleared: the waiting record goes in first
+        assert not store.pending_path.exists()
+        rows = store.recent()
+        assert [r.outcome for r in rows] == ["guess", "anchored", "guess"]
+        assert rows[1].entry_key == "k-test"
+
+    def test_a_failed_call_keeps_its_own_error(self, tmp_path):
+        """A model error is not replaced by the locked database's."""
+        store = SqliteUsageStore(tmp_path / "u.db", timeout=0.2)
+        store.record(record(0))
+        holder = self._locked(tmp_path / "u.db")
+        try:
+            with pytest.raises(InvalidAnswer):
+                explain(make_entry(), configuration=LOCAL, provider=FixedProvider("nope"),
+                        usage=store)
+        finally:
+            holder.rollback()
+            holder.close()
+        store.record(record(1))
+        assert [r.outcome for r in store.recent()] == ["guess", "invalid_answer", "guess"]
+
+    def test_cli_shows_the_answer_and_says_so(self, tmp_path, monkeypatch, capsys):
+        """``hintline explain`` prints the hint, then one line on stderr about the usage."""
+        from hintline.explain import _service
+
+        monkeypatch.delenv("HINTLINE_CONFIG", raising=False)
+        db = tmp_path / "usage.sqlite3"
+        SqliteUsageStore(db).record(record(0))
+        config = tmp_path / "hintline.toml"
+        config.write_text(f'[usage]\npath = "{db}"\n')
+        log = tmp_path / "app.log"
+        log.write_text("2026-11-30 06:00:00,000 ERROR shop: import failed\n")
+        monkeypatch.setattr(_service, "make_provider", lambda cfg: FixedProvider.answering("c", "n", -1))
+        monkeypatch.setattr(
+            _service, "open_usage_store", lambda settings: SqliteUsageStore(db, timeout=0.2)
+        )
+        holder = self._locked(db)
+        try:
+            code = main(["explain", "--config", str(config), str(log)])
+        finally:
+            holder.rollback()
+            holder.close()
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        assert "Cause: c" in out
+        assert err.startswith("hintline explain: usage database")
+        assert err.count("\n") == 1

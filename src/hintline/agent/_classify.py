@@ -19,6 +19,7 @@ from email.utils import parsedate_to_datetime
 
 from hintline.categories import Category
 from hintline.hint import Hint
+from hintline.scrub import scrub_cut
 
 __all__ = [
     "Classifier",
@@ -178,7 +179,7 @@ def _invalid_arguments(exc: BaseException) -> Hint | None:
         elif kind in _EXTRA:
             part = f"argument '{field}' is not accepted"
         else:
-            part = f"argument '{field}': {str(item.get('msg', 'invalid value'))[:80]}"
+            part = f"argument '{field}': {scrub_cut(str(item.get('msg', 'invalid value')), 80, '')}"
         if first_key is None:
             first_key, first_missing = field, kind in _MISSING
         if part not in parts:
@@ -186,7 +187,7 @@ def _invalid_arguments(exc: BaseException) -> Hint | None:
     if first_key is None:
         return None
     text = "Hint: Invalid arguments: " + "; ".join(parts[:3])
-    text = text[:200].rstrip() + ". Fix the arguments and call again."
+    text = scrub_cut(text, 200, "").rstrip() + ". Fix the arguments and call again."
     category = Category.MISSING_FIELD if first_missing else Category.TYPE_MISMATCH
     return Hint(text, category, None, first_key, category.kind, None)
 

@@ -58,7 +58,7 @@ from hintline.agent._decide import (
     never_arrived,
     sentence,
 )
-from hintline.agent._outcome import Failure, Outcome, _bound, canonical_args
+from hintline.agent._outcome import Failure, Outcome, canonical_args
 from hintline.agent._policy import GuardPolicy
 from hintline.agent._runs import current_run, enter_run, leave_run
 from hintline.agent._store import Attempt, GuardState, GuardStore, InMemoryStore, JSONDict
@@ -72,7 +72,7 @@ from hintline.exceptions import (
     TooManyConsecutiveErrors,
 )
 from hintline.hint import Hint, clean
-from hintline.scrub import scrub
+from hintline.scrub import scrub, scrub_cut
 
 if TYPE_CHECKING:
     from hintline.agent.rootcause import Steps
@@ -322,7 +322,7 @@ class AgentGuard:
                 recent = h[-max(4, k + limit) :]
                 lines = [f"{message} Stopped after {limit} warnings.", "Recent calls, in order:"]
                 lines += [
-                    f"{i}. {t}({_bound(a, _ARGS_SHOWN)})" for i, (t, a) in enumerate(recent, 1)
+                    f"{i}. {t}({scrub_cut(a, _ARGS_SHOWN)})" for i, (t, a) in enumerate(recent, 1)
                 ]
                 return None, "\n".join(lines)
             return "[hintline] " + message, None
@@ -415,7 +415,7 @@ class AgentGuard:
         content = self._content(hint, error)
         cause = self._root_cause(tool, hint)
         if cause:
-            content = _bound(f"{content}\n{cause}", self.policy.max_result_chars)
+            content = scrub_cut(f"{content}\n{cause}", self.policy.max_result_chars)
         return Failure(tool, hint, scrub(content))
 
     def _classified(self, error: BaseException | str) -> tuple[Hint, BaseException | str]:
@@ -447,7 +447,7 @@ class AgentGuard:
     ) -> None:
         tool, hint, content = failure.tool, failure.hint, failure.content
         fingerprint = canonical_args(args)
-        shown_args = scrub(_bound(fingerprint, _ARGS_SHOWN))
+        shown_args = scrub_cut(fingerprint, _ARGS_SHOWN)  # scrubbed whole, then cut
         threshold = self.policy.max_consecutive_errors
         cause = self._root_cause(tool, hint)
         shown_hint = scrub(hint.text if cause is None else f"{hint.text} {cause}")
@@ -499,8 +499,8 @@ class AgentGuard:
         if hint.kind is Kind.POLICY:
             text = sentence(hint.text)
             if hint.category in NOT_REMEMBERED:
-                return _bound(f"{text} {CREDENTIALS_SUFFIX}", self.policy.max_result_chars)
-            return _bound(f"{text} {POLICY_SUFFIX}", self.policy.max_result_chars)
+                return scrub_cut(f"{text} {CREDENTIALS_SUFFIX}", self.policy.max_result_chars)
+            return scrub_cut(f"{text} {POLICY_SUFFIX}", self.policy.max_result_chars)
         lines = [hint.text]
         if isinstance(error, BaseException):
             notes = getattr(error, "__notes__", None)
@@ -515,7 +515,7 @@ class AgentGuard:
                 suggestion = perhaps_you_meant(filename)
                 if suggestion and suggestion not in lines:
                     lines.append(suggestion)
-        return _bound("\n".join(lines), self.policy.max_result_chars)
+        return scrub_cut("\n".join(lines), self.policy.max_result_chars)  # notes are raw text
 
     def idempotent(self, tool: str) -> bool:
         """Whether ``tool`` may be retried after a fault that may have reached the service."""
@@ -724,7 +724,7 @@ class AgentGuard:
             f"{hint.text} The address comes from your arguments ({name}={value!r}): check the "
             "host and port, or ask the user for the right one."
         )
-        return Failure(failure.tool, hint, scrub(_bound(content, self.policy.max_result_chars)))
+        return Failure(failure.tool, hint, scrub_cut(content, self.policy.max_result_chars))
 
     def _refuse_again(
         self,

@@ -83,19 +83,55 @@ _MAX_CHAIN = 10_000
 _KEEP_ENDS = 32
 
 
+_NEAR = 1024
+"""How far a cut moves to fall at whitespace, so that it splits no token (a secret the
+scrubber recognises only whole: ``postgresql://app:S3c`` has lost its ``@host``)."""
+_SPACES = (" ", "\n", "\t", "\r")
+_BYTE_SPACES = tuple(c.encode() for c in _SPACES)
+
+
+def _after_space(data: str | bytes | bytearray | memoryview, cut: int) -> int:
+    """The position just after the last whitespace in the ``_NEAR`` characters before ``cut``
+    (``cut`` itself when there is none)."""
+    lo = max(0, cut - _NEAR)
+    if isinstance(data, str):
+        window: str | bytes = data[lo:cut]
+        found = max(window.rfind(c) for c in _SPACES)  # type: ignore[arg-type]
+    else:
+        window = bytes(data[lo:cut])
+        found = max(window.rfind(c) for c in _BYTE_SPACES)
+    return lo + found + 1 if found >= 0 else cut
+
+
+def _at_space(data: str | bytes | bytearray | memoryview, start: int) -> int:
+    """The position of the first whitespace in the ``_NEAR`` characters from ``start``
+    (``start`` itself when there is none)."""
+    hi = min(len(data), start + _NEAR)
+    if isinstance(data, str):
+        window: str | bytes = data[start:hi]
+        hits = [window.find(c) for c in _SPACES]  # type: ignore[arg-type]
+    else:
+        window = bytes(data[start:hi])
+        hits = [window.find(c) for c in _BYTE_SPACES]
+    found = [h for h in hits if h >= 0]
+    return start + min(found) if found else start
+
+
 def _head_cut(data: bytes | bytearray | memoryview, size: int) -> int:
-    """Largest cut position <= size that is not inside a UTF-8 character."""
+    """Largest cut position <= size that is not inside a UTF-8 character, moved back to
+    whitespace when there is some near (whitespace is ASCII: a character boundary)."""
     cut = size
     while cut > 0 and (data[cut] & 0xC0) == 0x80:
         cut -= 1
-    return cut
+    return _after_space(data, cut)
 
 
 def _tail_cut(data: bytes | bytearray | memoryview, start: int) -> int:
-    """Smallest cut position >= start that is not inside a UTF-8 character."""
+    """Smallest cut position >= start that is not inside a UTF-8 character, moved on to
+    whitespace when there is some near."""
     while start < len(data) and (data[start] & 0xC0) == 0x80:
         start += 1
-    return start
+    return _at_space(data, start)
 
 
 def _bound_bytes(data: bytes | bytearray | memoryview) -> str:
@@ -236,7 +272,9 @@ def bound(text: str) -> str:
     the tail holds no failure marker and the middle does, the first and last 12 KiB around a
     window of 40 KiB about the last failure.
 
-    Cuts fall on character boundaries. Text that fits is returned unchanged (the same object).
+    Cuts fall on character boundaries, and at whitespace when there is some within 1 KiB: a cut
+    inside a token would leave a piece of a secret the scrubber cannot recognise. Text that
+    fits is returned unchanged (the same object).
     """
     size = len(text)
     if size <= MAX_INPUT_BYTES // 4:  # even 4-byte characters fit
@@ -247,7 +285,8 @@ def bound(text: str) -> str:
         window = _failure_window(text)
         if window is not None:
             return window
-        return text[:HEAD_BYTES] + SEPARATOR + text[size - TAIL_BYTES :]
+        cut = _after_space(text, HEAD_BYTES)
+        return text[:cut] + SEPARATOR + text[_at_space(text, size - TAIL_BYTES) :]
     if size <= MAX_INPUT_BYTES and len(text.encode("utf-8", "surrogatepass")) <= MAX_INPUT_BYTES:
         return text
     window = _failure_window(text)
@@ -257,10 +296,9 @@ def bound(text: str) -> str:
     # character slices; they cannot overlap because the whole text is over the bound.
     head = text[:HEAD_BYTES].encode("utf-8", "surrogatepass")
     tail = text[-TAIL_BYTES:].encode("utf-8", "surrogatepass")
-    if len(head) > HEAD_BYTES:
-        head = head[: _head_cut(head, HEAD_BYTES)]
-    if len(tail) > TAIL_BYTES:
-        tail = tail[_tail_cut(tail, len(tail) - TAIL_BYTES) :]
+    end = _head_cut(head, HEAD_BYTES) if len(head) > HEAD_BYTES else _after_space(head, len(head))
+    start = _tail_cut(tail, len(tail) - TAIL_BYTES) if len(tail) > TAIL_BYTES else _at_space(tail, 0)
+    head, tail = head[:end], tail[start:]
     return head.decode("utf-8", "surrogatepass") + SEPARATOR + tail.decode("utf-8", "surrogatepass")
 
 

@@ -21,6 +21,7 @@ from hintline.cleaner.render import (
     finish,
     make,
 )
+from hintline.scrub import scrub
 
 __all__ = [
     "CAUSED_BY",
@@ -287,7 +288,8 @@ def fallback(
 
 def _fallback_hint_uncached(line: str | None) -> Hint:
     if line:
-        line = keep_chain_root(_CONTROL.sub("", line), MAX_HINT_CHARS - len(PREFIX))
+        # scrubbed before links are dropped: `password: S3cret` must not lose its key
+        line = keep_chain_root(scrub(_CONTROL.sub("", line)), MAX_HINT_CHARS - len(PREFIX))
     text = finish(PREFIX + (line or "Empty error message: nothing to act on."))
     return make(Category.OTHER, text, None, None)
 

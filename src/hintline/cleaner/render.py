@@ -7,9 +7,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from hintline._text import valid_text
 from hintline.categories import Category, Kind, Retry
 from hintline.rules._model import Rule
-from hintline.scrub import scrub
+from hintline.scrub import cut_scrubbed, scrub
 
 __all__ = [
     "MAX_HINT_CHARS",
@@ -28,7 +29,8 @@ PREFIX = "Hint: "
 MAX_HINT_CHARS = 240
 """A hint's text is at most this long (the prefix included)."""
 MAX_VALUE_CHARS = 64
-"""A captured value is cut to this length before it is put in a hint."""
+"""A captured value is cut to this length (after it is scrubbed whole) before it is put in a
+hint."""
 UNKNOWN = "unknown"
 """What a group that did not take part in the match renders as."""
 
@@ -88,21 +90,25 @@ def normalise(value: str | None, *, split: bool = True) -> str:
     if not value.isascii() or not value.isprintable():
         value = _CONTROL.sub("", value)
     value = _strip_pairs(" ".join(value.split()))
+    if "," in value or len(value) > MAX_VALUE_CHARS:
+        # about to be cut: scrub the whole value first, so no prefix of a secret is left
+        # (`postgresql://app:S3c…` has lost the `@host` that made it a URL with credentials)
+        value = scrub(value)
     if split and "," in value:
         value = _strip_pairs(value.split(",", 1)[0].strip())
-    return value[:MAX_VALUE_CHARS]
+    return cut_scrubbed(value, MAX_VALUE_CHARS, "")
 
 
 def finish(text: str) -> str:
-    """Collapse whitespace, scrub, cut to 240 characters."""
-    text = scrub(" ".join(text.split()))
-    if "\n" in text or "\r" in text:  # the scrubber must not add lines; be sure
-        text = " ".join(text.split())
+    """Scrub, collapse whitespace, cut to 240 characters; always valid Unicode.
+
+    Scrubbing comes first: a secret wrapped onto the next line is recognised only while the
+    line break is still there.
+    """
+    text = " ".join(scrub(valid_text(text)).split())
     if not text.startswith(PREFIX):
         text = PREFIX + text
-    if len(text) > MAX_HINT_CHARS:
-        text = text[: MAX_HINT_CHARS - 1] + _ELLIPSIS
-    return text
+    return cut_scrubbed(text, MAX_HINT_CHARS, _ELLIPSIS)
 
 
 def make(category: Category, text: str, rule: str | None, key: str | None) -> Hint:
@@ -147,7 +153,8 @@ def _key_list(value: str | None) -> str:
     if value is None:
         return UNKNOWN
     whole = normalise(value, split=False)
-    return ", ".join(normalise(part, split=False) for part in whole.split(","))[:MAX_VALUE_CHARS]
+    joined = ", ".join(normalise(part, split=False) for part in whole.split(","))
+    return cut_scrubbed(scrub(joined), MAX_VALUE_CHARS, "")
 
 
 def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:

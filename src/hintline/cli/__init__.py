@@ -8,9 +8,13 @@ A subcommand module defines ``register(subparsers)`` that adds its parser and se
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any, TextIO
 
 __all__ = ["main"]
 
@@ -97,31 +101,112 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_OUTPUT = 74
+"""Exit status when the output cannot be written (``EX_IOERR``: stdout closed, disk full)."""
+
+
+class _OutputError(Exception):
+    """Writing to standard output failed; ``args[0]`` is the ``OSError``."""
+
+
+class _Output:
+    """Standard output whose write failures are told apart from every other ``OSError``.
+
+    A closed standard output (``>&-``: ``sys.stdout`` is ``None``) fails on the first write,
+    as a full disk (``>/dev/full``) does on a flush.
+    """
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+
+    def _target(self) -> TextIO:
+        if self._stream is None:
+            raise _OutputError(OSError(errno.EBADF, "standard output is closed"))
+        return self._stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._target().write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputError(exc) from exc
+
+    def flush(self) -> None:
+        if self._stream is None:
+            return
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputError(exc) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target(), name)
+
+
+def _drop_pending_output() -> None:
+    """Point file descriptor 1 at /dev/null, so that the interpreter's last flush of what is
+    still buffered cannot fail again (and print a traceback) after the error was reported."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help(sys.stderr)
-        return 2
+    """Run the command line; return the exit code.
+
+    Whatever the subcommand, a failure to write the output (standard output closed, a full
+    disk, a broken pipe) ends with one line on standard error and a non-zero status, never a
+    traceback; a missing extra is one line naming the extra, with status 2.
+    """
     from hintline.cli._io import error
     from hintline.exceptions import MissingExtraError
 
+    parser = build_parser()
+    real = sys.stdout
+    output = _Output(real if not isinstance(real, _Output) else real._stream)
+    sys.stdout = output  # type: ignore[assignment]
+    command = "hintline"
     try:
+        try:
+            args = parser.parse_args(argv)  # --help, --version and usage errors exit here
+        except SystemExit:
+            output.flush()
+            raise
+        if not getattr(args, "func", None):
+            parser.print_help(sys.stderr)
+            return 2
+        command = args.command
         code: int = args.func(args)
+        output.flush()  # buffered output reaches its target now, where a failure is reported
     except KeyboardInterrupt:
-        error(args.command, "interrupted")
+        error(command, "interrupted")
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # `hintline logs | head`: the reader has what it wanted
+        _drop_pending_output()
         return 0
     except MissingExtraError as exc:
-        error(args.command, f"needs the {exc.extra!r} extra: pip install 'hintline[{exc.extra}]'")
+        error(command, f"needs the {exc.extra!r} extra: pip install 'hintline[{exc.extra}]'")
         return 2
     except ModuleNotFoundError as exc:
         extra = EXTRA_OF_MODULE.get((exc.name or "").partition(".")[0])
         if extra is None:
             raise
-        error(args.command, f"needs the {extra!r} extra ({exc.name} is not installed): "
+        error(command, f"needs the {extra!r} extra ({exc.name} is not installed): "
               f"pip install 'hintline[{extra}]'")
         return 2
+    except _OutputError as exc:
+        reason = exc.args[0].strerror or str(exc.args[0])
+        with contextlib.suppress(Exception):
+            print(f"hintline: cannot write the output: {reason}", file=sys.stderr)
+        if real is not None:
+            _drop_pending_output()
+        return EXIT_OUTPUT
+    finally:
+        sys.stdout = real
     return code

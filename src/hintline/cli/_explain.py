@@ -103,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"entry": _entry_dict(entry), "hint": result.to_dict()}, indent=2))
     else:
         _print_hint(result)
+    if result.usage_note:  # the answer is shown whatever happened to its usage record
+        error("explain", result.usage_note)
     return 0
 
 

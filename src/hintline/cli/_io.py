@@ -6,11 +6,20 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
+from typing import BinaryIO
 
-from hintline.cleaner.bound import read_bounded
+from hintline.cli._stream import read_ends
 from hintline.scrub import scrub
 
-__all__ = ["STDIN_NAME", "CannotRead", "error", "read_input", "spooled_stdin", "write_text"]
+__all__ = [
+    "STDIN_NAME",
+    "CannotRead",
+    "error",
+    "open_input",
+    "read_input",
+    "spooled_stdin",
+    "write_text",
+]
 
 STDIN_NAME = "<stdin>"
 
@@ -38,14 +47,33 @@ def read_input(path: str, *, bounded: bool, command: str = "clean") -> bytes:
         CannotRead: ``hintline COMMAND: cannot read FILE: reason`` (scrubbed).
     """
     try:
-        if path == "-":
-            stream = sys.stdin.buffer
-            return read_bounded(stream) if bounded else stream.read()
-        with open(path, "rb") as fh:
-            return read_bounded(fh) if bounded else fh.read()
+        with open_input(path, command) as stream:
+            return read_ends(stream, path) if bounded else stream.read()
     except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        raise CannotRead(scrub(f"hintline {command}: cannot read {path}: {reason}")) from exc
+        raise _cannot_read(path, exc, command) from exc
+
+
+def _cannot_read(path: str, exc: OSError, command: str = "clean") -> CannotRead:
+    reason = exc.strerror or exc.__class__.__name__
+    return CannotRead(scrub(f"hintline {command}: cannot read {path}: {reason}"))
+
+
+@contextlib.contextmanager
+def open_input(path: str, command: str = "clean") -> Iterator[BinaryIO]:
+    """``path`` (``-``: stdin) open for reading bytes; a read error becomes :class:`CannotRead`."""
+    try:
+        stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise _cannot_read(path, exc, command) from exc
+    try:
+        yield stream
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):  # the output's, not the input's
+            raise
+        raise _cannot_read(path, exc, command) from exc
+    finally:
+        if path != "-":
+            stream.close()
 
 
 @contextlib.contextmanager

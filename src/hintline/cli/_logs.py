@@ -103,8 +103,12 @@ def _entry_json(entry: Any, hint: Any, index: int | None, raw: bool) -> dict[str
 
 
 def _first_line(text: str, width: int = 160) -> str:
-    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-    return line if len(line) <= width else line[: width - 1] + "…"
+    """The first non-blank line of ``text``, scrubbed whole and then cut to ``width``."""
+    from hintline.scrub import cut_scrubbed, scrub
+
+    # scrub the whole message before taking a line: a secret may span lines (a PEM block)
+    line = next((ln.strip() for ln in scrub(text).splitlines() if ln.strip()), "")
+    return cut_scrubbed(line, width)
 
 
 def _print_entry(
@@ -120,15 +124,17 @@ def _print_entry(
         head.append(style(scrub(entry.exception_type), "bold"))
     print("  ".join(head))
     if entry.message:
-        print(scrub("    " + _first_line(entry.message)))
+        print("    " + _first_line(entry.message))
     print("    " + style.hint(scrub(hint.text)))
     tail = f"    key {entry.key}"
     if many_files:
         tail += f"  in {entry.source}"
     print(style(scrub(tail), "dim"))
     if raw:
-        for line in entry.raw.splitlines():
-            print(scrub("    | " + line))
+        # the whole entry is scrubbed before it is split: a PEM body line or the second half of
+        # a wrapped token is a secret no pattern recognises on its own line
+        for line in scrub(entry.raw).splitlines():
+            print("    | " + line)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -25,13 +25,15 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print ``scrub(text)``; exit 2 with a one-line error if the input cannot be read."""
-    from hintline.cli._io import CannotRead, read_input, write_text
-    from hintline.scrub import scrub
+    from hintline.cli._io import CannotRead, open_input, write_text
+    from hintline.cli._stream import text_blocks
+    from hintline.scrub import scrub_stream
 
     try:
-        data = read_input(args.file, bounded=False, command="scrub")
+        with open_input(args.file, "scrub") as stream:  # streamed: memory stays bounded at any size
+            for block in scrub_stream(text_blocks(stream)):
+                write_text(block)
     except CannotRead as exc:
         print(exc, file=sys.stderr)
         return 2
-    write_text(scrub(data.decode("utf-8", "replace")))
     return 0

@@ -31,13 +31,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _read(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as fh:
-        return fh.read()
-
-
 def _scrub_values(value: Any, scrub: Any) -> Any:
     if isinstance(value, str):
         return scrub(value)
@@ -82,24 +75,29 @@ def _render(trace: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Parse the trace in ``args.file`` and print it; 1 when no trace was found."""
+    from hintline.cli._io import CannotRead, open_input
+    from hintline.cli._stream import first_found, limited, text_blocks
     from hintline.scrub import scrub
     from hintline.traces import parse_trace
 
     if args.limit < 0:
         error("trace", "--limit must be 0 or more")
         return 2
-    try:
-        data = _read(args.file)
-    except OSError as exc:
-        error("trace", f"cannot read {args.file}: {exc.strerror or exc}")
+    def parse(text: str) -> Any:
+        return parse_trace(
+            text,
+            project_root=args.project_root,
+            language=args.language,
+            include=tuple(args.include),
+            exclude=tuple(args.exclude),
+        )
+
+    try:  # read in windows: memory stays bounded at any size, an endless stream is cut
+        with open_input(args.file, "trace") as raw, limited(raw, args.file) as stream:
+            trace = first_found(text_blocks(stream), parse, lambda t: bool(t.exceptions))
+    except CannotRead as exc:
+        print(exc, file=sys.stderr)
         return 2
-    trace = parse_trace(
-        data,
-        project_root=args.project_root,
-        language=args.language,
-        include=tuple(args.include),
-        exclude=tuple(args.exclude),
-    )
     if not trace.exceptions:
         error("trace", "no stack trace found")
         return 1

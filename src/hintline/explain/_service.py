@@ -19,7 +19,7 @@ from hintline.explain._answer import Answer, build_request, parse_answer
 from hintline.explain._config import Configuration, Settings, UsageSettings, load_settings
 from hintline.explain._payload import Payload, SentFrame, build_payload
 from hintline.explain._provider import ChatReply, Provider
-from hintline.explain._usage import UsageRecord, UsageStore, open_usage_store
+from hintline.explain._usage import UsageDeferred, UsageRecord, UsageStore, open_usage_store
 from hintline.explain._zones import TrustZone
 from hintline.logs import Entry
 
@@ -49,6 +49,8 @@ class Explanation:
         prompt_tokens: tokens read, when reported.
         completion_tokens: tokens generated, when reported.
         duration_ms: wall time of the call.
+        usage_note: set when the call could not be recorded as usage right away (the usage
+            database was locked or unwritable): what happened to the record.
     """
 
     cause: str
@@ -66,6 +68,7 @@ class Explanation:
     prompt_tokens: int | None
     completion_tokens: int | None
     duration_ms: int
+    usage_note: str | None = None
 
     @property
     def heading(self) -> str:
@@ -99,6 +102,7 @@ class Explanation:
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "duration_ms": self.duration_ms,
+            "usage_note": self.usage_note,
             "sent": self.sent.to_dict(),
         }
 
@@ -185,7 +189,8 @@ def explain(
         raise
     finally:
         duration_ms = round((time.perf_counter() - start) * 1000)
-        store.record(
+        usage_note = _record(
+            store,
             UsageRecord(
                 at=started_at,
                 configuration=cfg.name,
@@ -196,7 +201,7 @@ def explain(
                 duration_ms=duration_ms,
                 outcome=outcome,
                 entry_key=entry.key,
-            )
+            ),
         )
     return Explanation(
         cause=answer.cause,
@@ -214,4 +219,17 @@ def explain(
         prompt_tokens=reply.prompt_tokens,
         completion_tokens=reply.completion_tokens,
         duration_ms=duration_ms,
+        usage_note=usage_note,
     )
+
+
+def _record(store: UsageStore, record: UsageRecord) -> str | None:
+    """Record the call; a store that fails must not lose the model's answer (nor hide the
+    error of a failed call). Returns what to tell the user when the record did not go in."""
+    try:
+        store.record(record)
+    except UsageDeferred as exc:
+        return str(exc)
+    except Exception as exc:  # a locked or unwritable store, a custom store's fault
+        return f"usage not recorded: {' '.join(str(exc).split()) or exc.__class__.__name__}"
+    return None

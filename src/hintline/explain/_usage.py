@@ -7,6 +7,8 @@ and PostgreSQL when a DSN is configured (:mod:`hintline.explain._usage_postgres`
 
 from __future__ import annotations
 
+import contextlib
+import json
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
@@ -15,13 +17,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from hintline.exceptions import ConfigError
+from hintline.exceptions import ConfigError, HintlineError
 from hintline.explain._config import UsageSettings
 
 __all__ = [
     "FEATURE",
     "OUTCOMES",
     "SqliteUsageStore",
+    "UsageDeferred",
     "UsageRecord",
     "UsageStore",
     "open_usage_store",
@@ -101,15 +104,31 @@ _COLUMNS = (
 )
 
 
+class UsageDeferred(HintlineError):
+    """The usage database was busy: the record waits in a file beside it and is written with
+    the next record that gets through. The message says where."""
+
+
 class SqliteUsageStore:
     """Usage in an SQLite file (created with its folder on first use).
 
+    A database locked by another process for longer than ``timeout`` does not lose the record:
+    it is appended to ``<file>.pending.jsonl`` and written with the next record that gets
+    through (:class:`UsageDeferred` says so).
+
     Args:
         path: the database file.
+        timeout: seconds to wait for a lock held by another process.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, timeout: float = 10.0) -> None:
         self.path = Path(path)
+        self.timeout = timeout
+
+    @property
+    def pending_path(self) -> Path:
+        """Where records wait while the database is locked."""
+        return self.path.with_name(self.path.name + ".pending.jsonl")
 
     def describe(self) -> str:
         """The file's path."""
@@ -118,7 +137,7 @@ class SqliteUsageStore:
     def _connect(self) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=10)
+            conn = sqlite3.connect(self.path, timeout=self.timeout)
             conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {TABLE} ("
                 "id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, feature TEXT NOT NULL, "
@@ -131,14 +150,55 @@ class SqliteUsageStore:
         return conn
 
     def record(self, record: UsageRecord) -> None:
-        """Insert one record."""
-        row = _row(record)
-        with closing(self._connect()) as conn, conn:
-            conn.execute(
-                f"INSERT INTO {TABLE} ({', '.join(_COLUMNS)}) "
-                f"VALUES ({', '.join('?' * len(_COLUMNS))})",
-                (row[0].isoformat(), *row[1:]),
-            )
+        """Insert one record, and any that waited while the database was locked.
+
+        Raises:
+            UsageDeferred: the database stayed locked; the record waits beside it.
+            ConfigError: the database cannot be opened or written.
+        """
+        pending = self._pending()
+        rows = [_row(r) for r in [*pending, record]]
+        try:
+            try:
+                conn = self._connect()
+            except ConfigError as exc:
+                if isinstance(exc.__cause__, sqlite3.OperationalError):
+                    raise exc.__cause__ from None  # locked while creating the table
+                raise
+            with closing(conn), conn:
+                conn.executemany(
+                    f"INSERT INTO {TABLE} ({', '.join(_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(_COLUMNS))})",
+                    [(row[0].isoformat(), *row[1:]) for row in rows],
+                )
+        except sqlite3.OperationalError as exc:  # locked or busy past the timeout
+            try:
+                with self.pending_path.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(record.to_dict()) + "\n")
+            except OSError as err:
+                raise ConfigError(f"usage database {self.path}: {exc}; not recorded ({err})") from exc
+            raise UsageDeferred(
+                f"usage database {self.path}: {exc}; this call is kept in {self.pending_path} "
+                "and recorded with the next one"
+            ) from exc
+        if pending:
+            with contextlib.suppress(OSError):
+                self.pending_path.unlink()
+
+    def _pending(self) -> list[UsageRecord]:
+        try:
+            text = self.pending_path.read_text(encoding="utf-8")
+        except OSError:
+            return []
+        records = []
+        for line in text.splitlines():
+            try:
+                data = json.loads(line)
+                data["at"] = datetime.fromisoformat(data["at"])
+                records.append(UsageRecord(**data))
+            except (ValueError, TypeError, KeyError):
+                continue  # a line cut by a crash: the others are kept
+        return records
 
     def recent(self, limit: int = 20) -> list[UsageRecord]:
         """The newest records first."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import os
@@ -29,9 +30,11 @@ from hintline.logs._source import (
     forward_block_records,
     forward_lines,
     is_gzip,
+    is_special,
     open_binary,
     reverse_records,
     rotated_siblings,
+    spool,
 )
 from hintline.logs._time import parse_bound
 
@@ -164,9 +167,14 @@ def iter_entries(
 
 
 def _entries(
-    path: Path, fmt: str, min_rank: int, reverse: bool, progress: Callable[[int], None] | None
+    path: Path,
+    fmt: str,
+    min_rank: int,
+    reverse: bool,
+    progress: Callable[[int], None] | None,
+    source: str | None = None,
 ) -> Iterator[Entry]:
-    source = str(path)
+    source = source or str(path)
     reference = _reference(path)
     if fmt in CONTAINER_FORMATS:  # read forward, like journald: records span many lines
         with open_binary(path) as f:
@@ -254,6 +262,44 @@ def iter_newest(
         check_format(format)
     min_rank = level_rank(min_level) if min_level else 0
     groups = log_files(paths, rotated=rotated)
+    # a FIFO or a pipe can be read once only: it is copied first, then read like a file
+    names: dict[Path, str] = {}
+    try:
+        groups = [[_spooled(f, names) for f in group] for group in groups]
+    except BaseException:
+        _unlink(names)
+        raise
+    try:
+        yield from _newest(groups, names, low, high, needle, format, min_rank, progress, keep)
+    finally:
+        _unlink(names)
+
+
+def _spooled(path: Path, names: dict[Path, str]) -> Path:
+    if not is_special(path):
+        return path
+    copy = spool(path)
+    names[copy] = str(path)
+    return copy
+
+
+def _unlink(names: dict[Path, str]) -> None:
+    for copy in names:
+        with contextlib.suppress(OSError):
+            copy.unlink()
+
+
+def _newest(
+    groups: list[list[Path]],
+    names: dict[Path, str],
+    low: datetime | None,
+    high: datetime | None,
+    needle: str | None,
+    format: str | None,
+    min_rank: int,
+    progress: ProgressCallback | None,
+    keep: int | None,
+) -> Iterator[Entry]:
     total = sum(f.stat().st_size for group in groups for f in group)
     done = [0]
 
@@ -278,7 +324,9 @@ def iter_newest(
     def newest_of(group: list[tuple[Path, str]]) -> Iterator[Entry]:
         for path, fmt in group:
             compressed = is_gzip(path) or fmt == "journald" or fmt in CONTAINER_FORMATS
-            stream = _entries(path, fmt, min_rank, reverse=not compressed, progress=tick)
+            stream = _entries(
+                path, fmt, min_rank, reverse=not compressed, progress=tick, source=names.get(path)
+            )
             if compressed:
                 window: deque[Entry] = deque(maxlen=keep)
                 window.extend(e for e in stream if accept(e))

@@ -7,8 +7,11 @@ bytes keeps its beginning and its end (the header and the exception line) and lo
 from __future__ import annotations
 
 import gzip
+import logging
 import os
 import re
+import stat
+import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,9 +26,11 @@ __all__ = [
     "forward_lines",
     "head_lines",
     "is_gzip",
+    "is_special",
     "open_binary",
     "reverse_records",
     "rotated_siblings",
+    "spool",
 ]
 
 BLOCK = 1 << 20
@@ -38,8 +43,51 @@ _ROTATED = re.compile(
 )
 
 Progress = Callable[[int], None]
-# A truncated or corrupt .gz ends the data where it breaks (what was read stays read).
+# A truncated or corrupt .gz ends the data where it breaks (what was read stays read), with a
+# warning on the ``hintline.logs`` logger (which the command line prints on stderr).
 _GZIP_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
+_log = logging.getLogger("hintline.logs")
+SPOOL_LIMIT = 1 << 30
+"""At most this much of a log that is not a regular file (a FIFO, a pipe) is read."""
+
+
+def _broken(f: BinaryIO, exc: BaseException) -> None:
+    """Say that a compressed file ends early: the rest of it is skipped, not read."""
+    name = getattr(f, "name", None) or getattr(getattr(f, "fileobj", None), "name", "a log")
+    _log.warning("hintline: %s: corrupt or truncated gzip data (%s); the rest is skipped",
+                 name, str(exc) or exc.__class__.__name__)
+
+
+def is_special(path: Path) -> bool:
+    """Whether ``path`` is neither a regular file nor a directory (a FIFO, a character device,
+    a process substitution): it can be read once only, from the start."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def spool(path: Path) -> Path:
+    """Copy a log that can be read only once into a temporary file (the caller deletes it).
+
+    A FIFO is opened once and read until its writer closes it (at most :data:`SPOOL_LIMIT`
+    bytes, with a warning when it goes on); every later read of the log reads the copy.
+    """
+    fd, name = tempfile.mkstemp(prefix="hintline-", suffix=".log")
+    copied = 0
+    with os.fdopen(fd, "wb") as out, path.open("rb") as src:
+        while copied < SPOOL_LIMIT:
+            block = src.read(min(BLOCK, SPOOL_LIMIT - copied))
+            if not block:
+                break
+            out.write(block)
+            copied += len(block)
+        else:
+            if src.read(1):
+                _log.warning("hintline: %s: read the first %d MiB only (it may never end)",
+                             path, SPOOL_LIMIT >> 20)
+    return Path(name)
 
 
 def is_gzip(path: Path) -> bool:
@@ -99,7 +147,8 @@ def forward_lines(f: BinaryIO) -> Iterator[bytes]:
     while True:
         try:
             line = f.readline(MAX_RECORD)
-        except _GZIP_ERRORS:
+        except _GZIP_ERRORS as exc:
+            _broken(f, exc)
             return
         if not line:
             return
@@ -108,7 +157,8 @@ def forward_lines(f: BinaryIO) -> Iterator[bytes]:
             while True:  # skip the rest of the over-long line, keeping its end
                 try:
                     more = f.readline(MAX_RECORD)
-                except _GZIP_ERRORS:
+                except _GZIP_ERRORS as exc:
+                    _broken(f, exc)
                     more = b""
                 if not more:
                     break
@@ -217,7 +267,8 @@ def forward_block_records(
     while True:
         try:
             chunk = f.read(BLOCK)
-        except _GZIP_ERRORS:
+        except _GZIP_ERRORS as exc:
+            _broken(f, exc)
             chunk = b""
         if progress is not None and chunk:
             progress(len(chunk))

@@ -55,7 +55,8 @@ class Rule:
           again: ``("a", "b")`` gives ``a``), except in a rule with ``key_list=True``, whose
           key group is a key list: there every part is kept, each un-quoted (``('a', 'b')`` and
           ``(a, b)`` give ``a, b``): a multi-column key is all its columns;
-       e. the value is cut to 64 characters.
+       e. a value about to be cut (step d or e) is first passed whole through
+          :func:`hintline.scrub.scrub`; then it is cut to 64 characters (never inside ``***``).
 
     2. ``text = "Hint: " + hint.format(**values)``. Whitespace (newlines included) is collapsed
        to single spaces, the text goes through :func:`hintline.scrub.scrub`, and it is cut to

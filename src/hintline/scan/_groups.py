@@ -15,7 +15,7 @@ from typing import Any, cast
 from hintline.fingerprint import first_variable, key_template
 from hintline.logs import Entry, entry_fingerprint, hint_for
 from hintline.scan._distinct import Distinct
-from hintline.scrub import scrub
+from hintline.scrub import cut_scrubbed, scrub
 
 __all__ = ["KEY_EXAMPLES", "GroupRow", "Tally", "instant", "tally_entries"]
 
@@ -204,6 +204,12 @@ def _neg(text: str) -> tuple[int, ...]:
     return tuple(-ord(c) for c in text)
 
 
+_EXAMPLE = 4000
+"""A group's example keeps this many characters of the entry (scrubbed first)."""
+_EXAMPLE_MARGIN = 4096
+"""Read past the cut, so that a secret (a DSN, a PEM block) starting before it is seen whole."""
+
+
 def tally_entries(entries: Iterable[Entry]) -> Tally:
     """Clean, fingerprint and count entries.
 
@@ -250,7 +256,9 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
             key=hint.key,
             hint=hint.text,
             exception_type=scrub_once(entry.exception_type) if entry.exception_type else None,
-            example=entry.raw[:4000],  # scrubbed below, once the group's example is known
+            # scrubbed whole below (once the group's example is known), then cut to _EXAMPLE:
+            # the margin lets a secret that starts before the cut be recognised whole
+            example=entry.raw[: _EXAMPLE + _EXAMPLE_MARGIN],
             example_source=scrub_once(entry.source),
             example_order=order,
             outer_type=_outer(entry, scrub_once),
@@ -263,7 +271,7 @@ def tally_entries(entries: Iterable[Entry]) -> Tally:
         else:
             mine.absorb(row)
     for row in tally.groups.values():
-        row.example = scrub(row.example)
+        row.example = cut_scrubbed(scrub(row.example), _EXAMPLE, "")
         row.key_examples = [scrub_once(k) for k in row.key_examples]
     return tally
 

@@ -103,6 +103,9 @@ def _orphan_watch(parent: int) -> None:
 
 def _quiet_worker(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    # and stops a worker with SIGTERM (a handler inherited from the parent's command line
+    # would turn it into an exception the pool catches, and the worker would go on)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_orphan_watch, args=(parent,), daemon=True).start()
 
 
@@ -331,4 +334,14 @@ def _run_pool(
                 ident, data = future.result()
                 record(ident, data, chunk.length)
     finally:
+        if pending:  # interrupted or failed: the chunks in flight are redone on resume
+            _stop_workers(pool)
         pool.shutdown(wait=not pending, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the workers now: each would otherwise finish its chunk (tens of seconds) before the
+    interpreter may exit. The executor has no public way to do it before Python 3.14."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            process.terminate()

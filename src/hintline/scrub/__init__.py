@@ -10,7 +10,8 @@ readable. :func:`scrub_report` also says which kinds were masked. Both are total
 or ``bytes`` in, a result out, never an exception) and idempotent.
 
 The table of patterns is :data:`SECRETS` (data, each with examples and near misses); add your
-own with :class:`Scrubber`.
+own with :class:`Scrubber`. Text that must be shortened is scrubbed whole, then cut
+(:func:`scrub_cut`), so no prefix of a secret survives a cut.
 
 .. versionadded:: 0.1.0
 """
@@ -21,12 +22,14 @@ import sys
 import types
 
 from hintline._deferred import deferred_checks
+from hintline.scrub._cut import cut_scrubbed, scrub_cut
 from hintline.scrub._model import MASK, ScrubResult, SecretPattern
 from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
 
 with deferred_checks():  # the built-in table; tests/scrub/test_table.py runs check() on each
     from hintline.scrub._patterns import SECRETS
 from hintline.scrub._scrubber import Scrubber
+from hintline.scrub._stream import scrub_stream
 
 __all__ = [
     "KEY_NAMES",
@@ -36,8 +39,11 @@ __all__ = [
     "ScrubResult",
     "Scrubber",
     "SecretPattern",
+    "cut_scrubbed",
     "scrub",
+    "scrub_cut",
     "scrub_report",
+    "scrub_stream",
 ]
 
 _DEFAULT = Scrubber()

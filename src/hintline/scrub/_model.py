@@ -45,6 +45,9 @@ class SecretPattern:
         reach: at most how many characters before the end of its trigger a match starts
             (``None``: anywhere earlier on the line). A bound lets the fast path skip the start
             of long lines.
+        lines: how many lines a match may span (a JSON value on the line after its key, a
+            token wrapped onto the next line); the fast path looks that far past the line where
+            the trigger fired. ``multiline`` lifts the bound.
     """
 
     name: str
@@ -57,6 +60,7 @@ class SecretPattern:
     trigger: str = ""
     multiline: bool = False
     reach: int | None = None
+    lines: int = 1
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -67,6 +71,8 @@ class SecretPattern:
             raise RuleError(f"secret pattern {self.name} has no example")
         if not self.groups:
             raise RuleError(f"secret pattern {self.name} names no secret group")
+        if self.lines < 1:
+            raise RuleError(f"secret pattern {self.name}: lines must be at least 1")
         if not checks_deferred():
             self.check()
 

@@ -17,6 +17,7 @@ __all__ = [
     "KEY_NAMES",
     "QUERY_NAMES",
     "STRICT_NAMES",
+    "WEAK_QUERY_NAMES",
     "name_regex",
     "name_trigger",
     "query_name_regex",
@@ -45,6 +46,10 @@ QUERY_NAMES: tuple[str, ...] = (
     "signature", "sig", "security token", "session", "sessionid", "code verifier", "auth",
 )
 """Names whose value is a secret in a URL query string, a fragment or a form body."""
+
+WEAK_QUERY_NAMES: frozenset[str] = frozenset({"key", "session", "auth"})
+"""Query names that also name ordinary values (``?key=color``, ``?auth=sso``): their value is
+masked only when it looks generated (a digit or symbol in it, or 16 letters and more)."""
 
 
 _SEP = "\x00"  # between the words of a name: `_`, `.`, `-` or nothing

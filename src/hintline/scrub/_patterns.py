@@ -14,6 +14,7 @@ from hintline.scrub._model import SecretPattern
 from hintline.scrub._names import (
     KEY_NAMES,
     QUERY_NAMES,
+    WEAK_QUERY_NAMES,
     name_regex,
     name_trigger,
     query_name_regex,
@@ -31,10 +32,17 @@ _END = r"(?![^\s\"'`,;&<>()\[\]{}])"
 # None/null/booleans, `(using password: YES)`, `(auth:SIMPLE)`, a constant's name
 # (`password=APP_PASSWORD`), a hex id (ZooKeeper's `sessionid: 0x14ede63a5a70002`), an object's
 # repr (`Token{a64f992 …}`, `Token { kind: … }`, `a.b.BinderProxy@2bd79ce`).
+# A status word is what an error says about a secret (`Session: expired`, `token: invalid`),
+# never the secret itself; masking it hides the one useful word.
+_STATUS = (
+    r"(?i:expired|invalid|missing|required|empty|unset|revoked|unknown|rejected|incorrect|wrong"
+    r"|denied|disabled|enabled|locked|mismatch|malformed|absent|present|provided|supplied|none"
+    r"|not[ _-]set|n/a|ok|valid|too[ _-](?:short|long|weak))"
+)
 _NOT_A_VALUE = (
     r"(?!-----BEGIN|\$\{|\$[A-Z_]|%\(|\{\{"
     r"|(?:None|null|NULL|nil|undefined|true|false|True|False|%s|[A-Z]+(?:_[A-Z]+)+|[A-Z]{1,10}"
-    r"|0x[0-9a-fA-F]+)"
+    rf"|0x[0-9a-fA-F]+|{_STATUS}[.!:]?)"
     + _END
     + r"|[A-Za-z_][\w.$]*[{(\[]|[A-Z][A-Za-z]+ \{ |(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*@[0-9a-f]+"
     + _END
@@ -45,6 +53,10 @@ _QUOTED_VALUE = (
     r"|\"(?!-----BEGIN)(?!\[(?i:secure|redacted|filtered|masked|hidden)\]\")(?P<dq>(?:[^\"\\\r\n]|\\[^\r\n])+)"
     r"|'(?!-----BEGIN)(?!\[(?i:secure|redacted|filtered|masked|hidden)\]')(?P<sq>(?:[^'\\\r\n]|\\[^\r\n])+))"
 )
+# Characters of a token value: a header's (anything but space, quotes and closers) and
+# base64url's.
+_TOKEN = r"[^\s\"'`,;}\]\\]"
+_B64URL = r"[A-Za-z0-9._~+/-]"
 # 40 random characters; the value of an AWS secret access key.
 _AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 _JWT = (
@@ -53,14 +65,35 @@ _JWT = (
 )
 
 
+def _wrapped(first: str, group: str) -> str:
+    """A token of ``first`` characters in ``group``, or wrapped onto the next line in
+    ``{group}_wrapped``.
+
+    The continuation counts only when the first part is long (20 characters or more) and runs
+    to the end of its line, and the next line holds nothing but the rest of the token (a digit
+    in it, then at most closing punctuation before the line ends): the shape of a long value
+    that a terminal, a pretty-printer or a log shipper broke in two. Both halves are masked as
+    one value.
+    """
+    rest = r"[A-Za-z._~+/-]*[0-9][A-Za-z0-9._~+/-]*=*"
+    br = r"(?:\r?\n|(?:\\r)?\\n)"  # a line break, or its escape inside a JSON string
+    return (
+        rf"(?:(?P<{group}_wrapped>{first}{{20,}}=*{br}[ \t]*{rest})"
+        rf"[\"'`,;)\]}}]*[ \t]*(?:{br}|$)"
+        rf"|(?P<{group}>{first}+=*))"
+    )
+
+
 def _key_value(names: tuple[str, ...]) -> SecretPattern:
     name = name_regex(names)
-    sep = r"(?:\s{0,16}={1,2}>?\s*|\s{0,16}:\s*(?![A-Za-z]+\s+[a-z]))"  # `: word word` is prose
+    # `: word word` is prose; `\n` escapes count as space (pretty JSON inside a JSON string)
+    sep = r"(?:\s{0,16}={1,2}>?\s*|\s{0,16}:(?:\s|\\[nrt])*(?![A-Za-z]+[ \t]+[a-z]))"
     return SecretPattern(
         name="key-value",
         trigger=name_trigger(names),
         # the glue character, the name, a backslash and quote, up to 16 spaces, then `=`/`:`
         reach=1 + max(len(n) for n in names) + 2 + 16 + 1,
+        lines=2,  # pretty-printed JSON and dict reprs put a long value on the next line
         pattern=(
             rf"{name}\\?[\"']?{sep}"
             rf"(?:{_QUOTED_VALUE}|{_NOT_A_VALUE}(?P<bare>{_BARE}))"
@@ -80,6 +113,8 @@ def _key_value(names: tuple[str, ...]) -> SecretPattern:
             "config: {clientSecret: 'Zm9vYmFy42'}",
             "//registry.npmjs.org/:_authToken=abc-123-def",
             "        if password == 'letmein1':",
+            '{\n  "user": "app",\n  "password":\n    "S3cretPw1"\n}',
+            '{"args": "{\\n  \\"user\\": \\"app\\",\\n  \\"api_key\\":\\n    \\"Cb7KUZU3Q7Wq\\"\\n}"}',
         ),
         near_misses=(
             "monkey=1",
@@ -105,8 +140,66 @@ def _key_value(names: tuple[str, ...]) -> SecretPattern:
             "Auth successful for job_1445144423722_0020 (auth:SIMPLE)",
             "Processed session termination for sessionid: 0x14ede63a5a70002",
             "Priority: 20, Token: Token { kind: ContainerToken, service: 172.22.149.145:2834 }",
+            "Session: expired",
+            "401: token: invalid. Log in again.",
+            "password: too short",
         ),
         source="sentry-python:DEFAULT_DENYLIST; sentry-relay:@password",
+    )
+
+
+_QUERY_VALUE = r"[^&;#\s\"'`<>()\[\]{}]"
+
+
+def _key_value_tuple(names: tuple[str, ...]) -> SecretPattern:
+    name = name_regex(names)
+    return SecretPattern(
+        name="key-value-pair",
+        trigger=rf"(?i)(?:{'|'.join(sorted({n.replace(' ', '[_.-]?') for n in names}, key=lambda x: (-len(x), x)))})[\"']\s*,\s*[\"']",
+        lines=2,
+        # the first of a pair (a prefix such as `X-` of at most 32 characters before the
+        # name: a bounded overlap), in a list: the pair's `)` followed by `,` or `]`
+        pattern=(
+            rf"\(\s*[\"'][A-Za-z0-9_.-]{{0,32}}{name}[\"']\s*,\s*{_QUOTED_VALUE}"
+            r"\\?[\"']\s*\)\s*[,\]]"
+        ),
+        groups=("eq", "dq", "sq"),
+        why="A (key, value) tuple named like a secret, as reprs of form data, headers and settings print it (ImmutableMultiDict, parse_qsl, list(dict.items())).",
+        examples=(
+            "werkzeug: ImmutableMultiDict([('user', 'app'), ('password', 'S3cretPw1')])",
+            "[('grant_type', 'password'), ('client_secret', 'Zm9vYmFy42')]",
+            'headers=[("Authorization", "Basic YXBwOlMzY3JldA==")]',
+        ),
+        near_misses=(
+            "[('password', None), ('user', 'app')]",
+            "fields=('password', 'username')",
+            "choices=[('password', 'Password', 'Log in with a password')]",
+        ),
+        source="hintline",
+    )
+
+
+def _query_weak(names: tuple[str, ...]) -> SecretPattern:
+    return SecretPattern(
+        name="query-key",
+        trigger=query_trigger(names),
+        pattern=(
+            rf"[?&;#]{query_name_regex(names)}="
+            # a value with a digit or a symbol, or a long run of letters: not `?key=color`
+            rf"(?P<secret>[A-Za-z]*{_QUERY_VALUE.replace('[^', '[^A-Za-z')}{_QUERY_VALUE}*"
+            r"|[A-Za-z]{16,})"
+        ),
+        why="A URL query parameter named key, session or auth whose value looks generated (a digit or symbol, or 16 letters and more); `?key=color` stays.",
+        examples=(
+            "https://maps.googleapis.com/maps/api/geocode/json?address=x&key=AIzaSyD-example-value",
+            "GET /feed?key=abcdefghijklmnopqrstuvwx",
+        ),
+        near_misses=(
+            "GET /items?key=color&page=2",
+            "GET /items?max_tokens=100&sort=key",
+            "https://example.com/?lang=en&key=primary",
+        ),
+        source="hintline",
     )
 
 
@@ -116,15 +209,15 @@ def _query(names: tuple[str, ...]) -> SecretPattern:
         trigger=query_trigger(names),
         pattern=(
             rf"[?&;#]{query_name_regex(names)}="
-            r"(?P<secret>[^&;#\s\"'`<>()\[\]{}]+)"
+            rf"(?P<secret>{_QUERY_VALUE}+)"
         ),
         why="A URL query, fragment or form parameter named like a credential (api_key, access_token, sig, X-Amz-Signature…), bounded at &, quote, bracket or space.",
         examples=(
             "404 Client Error: Not Found for url: http://127.0.0.1:8000/v1/items?api_key=sk12345abcdef&page=2",
             "GET /callback#access_token=ya29.a0AfH6SM&token_type=Bearer",
             "https://bucket.s3.amazonaws.com/a.txt?X-Amz-Credential=AKIA%2F20240101&X-Amz-Signature=deadbeef1234",
-            "https://maps.googleapis.com/maps/api/geocode/json?address=x&key=AIzaSyD-example-value",
             "jdbc:postgresql://db:5432/shop?user=app&password=S3cret",
+            "GET /reset?password=hunter",
             "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig=abc%2Bdef%3D",
         ),
         near_misses=(
@@ -182,6 +275,49 @@ _FIXED: tuple[SecretPattern, ...] = (
         source="sentry-relay:@urlauth",
     ),
     SecretPattern(
+        name="url-credentials-encoded",
+        trigger=r"%3[Aa]%2[Ff]%2[Ff]",
+        # percent-escapes spelled out so that no quantifier overlaps the next token: the user
+        # part has no %3A (its end), the password no %40 (its end); both bounded, because an
+        # encoded value runs on over the next encoded URL
+        pattern=(
+            r"%3[Aa]%2[Ff]%2[Ff]"  # the scheme before it is kept whatever it is
+            r"(?:[^\s:/?#@\"'<>\[\]%&]|%[0-24-9A-Fa-f][0-9A-Fa-f]|%3[0-9B-Fb-f]){0,64}%3[Aa]"
+            r"(?P<secret>(?:[^\s/?#@\"'<>&%]|%[0-35-9A-Fa-f][0-9A-Fa-f]|%4[1-9A-Fa-f]){1,128})%40"
+        ),
+        why="A URL with credentials, percent-encoded inside another URL's query (?next=postgresql%3A%2F%2Fapp%3Apw%40db); user and host stay.",
+        examples=(
+            "GET /login?next=postgresql%3A%2F%2Fapp%3AS3cretPw1%40db%3A5432%2Fshop HTTP/1.1",
+            "redirect_uri=https%3a%2f%2fbot%3ahunter2%2521%40hooks.example.com%2fin",
+        ),
+        near_misses=(
+            "GET /login?next=https%3A%2F%2Fexample.com%2Fhome",
+            "?u=ssh%3A%2F%2Fgit%40github.com%2Forg",
+        ),
+        source="hintline",
+    ),
+    SecretPattern(
+        name="host-credentials",
+        trigger=r"[^\s:/?#@\"'<>\[\]]@[A-Za-z0-9][A-Za-z0-9.-]{0,252}(?::[0-9]|/[A-Za-z0-9_])",
+        pattern=(
+            # the user's last character is enough: the user stays whatever it is
+            r"[A-Za-z0-9._~!$*+-]:(?P<secret>[^\s:/?#@\"'<>\[\]]{1,128})"
+            r"@[A-Za-z0-9][A-Za-z0-9.-]{0,252}(?::[0-9]{1,5}|/[A-Za-z0-9_])"
+        ),
+        why="user:password@host:port or user:password@host/db without a (well-spelt) scheme: a DSN whose scheme was dropped or mistyped (postgresql:/…, postgres//…).",
+        examples=(
+            "could not connect app:S3cretPw1@db:5432",
+            "bad DSN postgresql:/app:S3cretPw1@db:5432/shop",
+            "DATABASE_URL=postgres//app:S3cretPw1@db.internal/shop",
+        ),
+        near_misses=(
+            "mail admin@example.com or call 10:30",
+            "git@github.com:org/repo.git",
+            "user@db:5432 refused the connection",
+        ),
+        source="hintline",
+    ),
+    SecretPattern(
         name="oracle-jdbc-password",
         trigger=r"(?i)jdbc:oracle:[a-z]+:[^/\s@:\"']+/",
         pattern=r"(?i:jdbc:oracle:[a-z]+):[^/\s@:\"']+/(?P<secret>[^@\s\"']+)@",
@@ -195,11 +331,15 @@ _FIXED: tuple[SecretPattern, ...] = (
         trigger=r"(?i)authorization\\?[\"']?\s*[:=]",
         pattern=(
             r"(?<![A-Za-z0-9-])(?i:(?:proxy-)?authorization)\\?[\"']?\s*[:=]\s*\\?[\"']?"
-            r"(?:(?i:bearer|basic|token|apikey|api-key|dpop|sso-key|key)\s+(?P<token>[^\s\"'`,;}\]\\]+)"
-            r"|(?:(?i:digest|negotiate|ntlm|aws4-hmac-sha256|hoba|mutual|scram-sha-\d+)\s+)?"
+            rf"(?:(?i:bearer|basic|token|apikey|api-key|dpop|sso-key|key)\s+{_wrapped(_TOKEN, 'token')}"
+            # Digest-like schemes quote their parameters (response="…"): every one goes, up to
+            # the quote or brace that closes a repr'd value, else the line's end
+            r"|(?i:digest|hoba|mutual)\s+(?P<params>[^\s'`}][^\r\n'`}]*)"
+            r"|(?:(?i:negotiate|ntlm|aws4-hmac-sha256|scram-sha-\d+)\s+)?"
             rf"{_MASKED}(?P<secret>[^\s\"'`}}\\][^\r\n\"'`}}\\]*))"
         ),
-        groups=("token", "secret"),
+        groups=("token_wrapped", "token", "params", "secret"),
+        lines=2,
         why="Authorization and Proxy-Authorization headers in dumped requests and dict reprs; the scheme (Bearer, Basic, Token, Digest) stays.",
         examples=(
             "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc.def",
@@ -207,6 +347,7 @@ _FIXED: tuple[SecretPattern, ...] = (
             "> Proxy-Authorization: Basic dXNlcjpwYXNz",
             'Authorization: Digest username="app", realm="api", nonce="abc", response="6629fae49393a05397450978507c4ef1"',
             "authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkw\n    IiwibmFtZSI6IkpvaG4gRG9lIn0.SflKxwRJSMeKKF2QT4fw",
         ),
         near_misses=(
             "Headers({'host': '127.0.0.1:8000', 'authorization': '[secure]'})",
@@ -425,7 +566,7 @@ _FIXED: tuple[SecretPattern, ...] = (
         pattern=(
             r"(?<![^\s\"'\[])(?:(?:-u|--user|--proxy-user)[\"']?,?\s+[\"']?[^\s:\"']+:(?P<userpass>[^\s\"']+)"
             r"|--(?:[a-z]+-)*(?:password|passwd|token|secret|api-key)[\"']?,?\s+[\"']?"
-            r"(?![A-Z_]+(?:[\s\]]|$))(?P<secret>[^\s\"'-][^\s\"']*))"
+            r"(?![A-Z_]+(?:[\s\]]|$))(?P<secret>[^\s\"'<-][^\s\"']*))"
         ),
         groups=("userpass", "secret"),
         why="Credentials passed on a command line that an error echoes (curl -u user:pass, --password value).",
@@ -433,19 +574,51 @@ _FIXED: tuple[SecretPattern, ...] = (
             "curl: (22) The requested URL returned error: 401; cmd: curl -u app:S3cret http://127.0.0.1/",
             "subprocess.CalledProcessError: Command '['deploy', '--api-token', 'abc123']' returned non-zero exit status 1.",
         ),
-        near_misses=("usage: tool [--password PASSWORD]", "curl -u app http://host/"),
+        near_misses=(
+            "usage: tool [--password PASSWORD]",
+            "curl -u app http://host/",
+            "usage: deploy --password <PASSWORD> --user <USER>",
+        ),
         source="gitleaks:curl-auth-user",
+    ),
+    SecretPattern(
+        name="mysql-password",
+        trigger=r"[\s\"']-p[^\s\"'$<-]",
+        pattern=(
+            r"(?i:\b(?:mysql|mariadb)[a-z_-]*)[^\n]{0,200}?[\s\"']-p"
+            r"(?P<secret>[^\s\"'$<-][^\s\"']*)"
+        ),
+        why="The MySQL/MariaDB clients take the password glued to -p (mysql -uroot -pS3cret); a failed command echoes it. Other tools' -p (a port) are left alone.",
+        examples=(
+            "mysql -uroot -pS3cretPw1 shop",
+            "Command '['mysqldump', '-uroot', '-pS3cretPw1', 'shop']' returned non-zero exit status 2.",
+        ),
+        near_misses=(
+            "mysql -uroot -p shop",
+            "ssh -p2222 app@host",
+            "mysql -uroot -p$MYSQL_PWD shop",
+        ),
+        source="hintline",
     ),
     SecretPattern(
         name="bearer-token",
         trigger=r"(?i)bearer\s+[A-Za-z0-9._~+/-]",
         pattern=(
             r"(?<![A-Za-z0-9])(?i:bearer)\s+"
-            r"(?P<secret>(?=[A-Za-z0-9._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*)"
+            rf"(?=[A-Za-z0-9._~+/-]*[0-9])(?=[A-Za-z0-9._~+/-]{{8}}){_wrapped(_B64URL, 'secret')}"
         ),
+        groups=("secret_wrapped", "secret"),
+        lines=2,
         why="A bearer token quoted outside a header (in a log line or an exception message).",
-        examples=("request failed: sent bearer 4f9a8b7c6d5e4f3a2b1c",),
-        near_misses=("Bearer authentication failed", 'WWW-Authenticate: Bearer realm="api"'),
+        examples=(
+            "request failed: sent bearer 4f9a8b7c6d5e4f3a2b1c",
+            "refresh failed, sent bearer 4f9a8b7c6d5e4f3a2b1c9d8e7f\n  6a5b4c3d2e1f0a9b8c7d",
+            '{"log": "sent bearer 4f9a8b7c6d5e4f3a2b1c9d8e7f\\n  6a5b4c3d2e1f0a9b8c7d\\n"}',
+        ),
+        near_misses=(
+            "Bearer authentication failed",
+            'WWW-Authenticate: Bearer realm="api"',
+        ),
         source="sentry-relay:@bearer",
     ),
 )
@@ -455,7 +628,16 @@ def build_secrets(
     key_names: tuple[str, ...] = KEY_NAMES, query_names: tuple[str, ...] = QUERY_NAMES
 ) -> tuple[SecretPattern, ...]:
     """Return the built-in table with the name-driven patterns built from the given names."""
-    return (*_FIXED[:2], _query(query_names), *_FIXED[2:], _key_value(key_names))
+    strong = tuple(n for n in query_names if n not in WEAK_QUERY_NAMES)
+    weak = tuple(n for n in query_names if n in WEAK_QUERY_NAMES)
+    return (
+        *_FIXED[:2],
+        _query(strong),
+        *((_query_weak(weak),) if weak else ()),
+        *_FIXED[2:],
+        _key_value_tuple(key_names),
+        _key_value(key_names),
+    )
 
 
 SECRETS: tuple[SecretPattern, ...] = build_secrets()

@@ -66,6 +66,7 @@ RE_PATTERNS = {
     "cli-credentials": "(?![A-Z_]+…) before the value: a placeholder is not a secret",
     "bearer-token": "(?=…[0-9]) inside the token: a token holds a digit",
     "key-value": "look-behinds inside the key name and (?!None|null|…) before the value",
+    "key-value-pair": "the key-value name's look-behinds and the quoted value's look-aheads",
 }
 """The built-in secret patterns RE2 cannot run, and the look-around that keeps them on ``re``.
 They run one line at a time, from their trigger's reach (tests/linear checks that each stays
@@ -160,6 +161,19 @@ class _Branch:
     pattern: str
     trigger: str
     use_re2: bool = True
+    lines: int = 1
+
+    def end(self, text: str, stop: int) -> int:
+        """How far a match starting before ``stop`` (a line's end) may run: the text's end
+        for a multiline pattern, else the end of its ``lines``-th line."""
+        if self.multiline:
+            return len(text)
+        for _ in range(self.lines - 1):
+            if stop >= len(text):
+                break
+            nxt = text.find("\n", stop + 1)
+            stop = len(text) if nxt < 0 else nxt
+        return stop
 
     @functools.cached_property
     def regex(self) -> re.Pattern[str]:
@@ -255,14 +269,15 @@ class _Branch:
                 k += 1
             end = windows[k]
             while pos < end:
-                stop = n if self.multiline else _line_end(text, pos)
+                line_stop = n if self.multiline else _line_end(text, pos)
+                stop = self.end(text, line_stop)  # a match may run on to its ``lines``-th line
                 if self.use_re2 and _RE2:  # these few stay linear on the hostile tier
                     found = self.regex.search(text, pos, stop)
                 else:  # no RE2: every pattern is here, each in bounded windows
                     found = bounded_search(self.regex, text, pos, stop)
                 if found is not None:
                     return found
-                pos = stop + 1
+                pos = line_stop + 1
             k = bisect.bisect_right(windows, pos)
         return None
 
@@ -335,7 +350,7 @@ class Scrubber:
         object.__setattr__(self, "patterns", patterns)
         native = self.engines != "re"
         branches = tuple(
-            _Branch(i, p.name, p.groups, p.multiline, p.reach, p.pattern, p.trigger, native)
+            _Branch(i, p.name, p.groups, p.multiline, p.reach, p.pattern, p.trigger, native, p.lines)
             for i, p in enumerate(patterns)
         )
         object.__setattr__(self, "_branches", branches)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from hintline._text import valid_text
 from hintline.traces._build import build_trace
 from hintline.traces._detect import LANGUAGES, detect_language, may_hold_trace, normalize_language
 from hintline.traces._dotnet import parse_dotnet
@@ -59,13 +60,14 @@ def _unescape(text: str) -> str:
     for escaped, plain in _SIMPLE_ESCAPES:
         text = text.replace(escaped, plain)
     if "\\u" in text:
-        text = _U_ESCAPE.sub(lambda m: chr(int(m[1], 16)), text)
+        # `\ud83d\ude00` gives two halves of a surrogate pair: valid_text joins them
+        text = valid_text(_U_ESCAPE.sub(lambda m: chr(int(m[1], 16)), text))
     return text.replace("\x00", "\\")
 
 
 def _to_text(source: str | bytes | bytearray | memoryview) -> str:
     if isinstance(source, str):
-        return source
+        return valid_text(source)  # lone surrogates would reach every printed field
     return bytes(source).decode("utf-8", "replace")
 
 

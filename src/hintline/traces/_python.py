@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from hintline._text import cut_at_boundary
 from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import (
     MAX_EXCEPTIONS,
@@ -62,7 +63,7 @@ def parse_python(lines: list[str]) -> RawTrace:
         i += 1
         if len(raw) > MAX_LINE:
             if state == _MESSAGE and cur is not None:
-                cur.exc.append_message(raw[:MAX_LINE])
+                cur.exc.append_message(cut_at_boundary(raw, MAX_LINE))
             continue
         line = raw
         if boxed:

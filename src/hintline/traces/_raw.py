@@ -15,6 +15,8 @@ __all__ = [
 
 import re
 
+from hintline._text import cut_at_boundary
+
 # (file, line, function, module, column)
 RawFrame = tuple["str | None", "int | None", "str | None", "str | None", "int | None"]
 
@@ -56,7 +58,7 @@ class RawException:
         if len(self.message) < MAX_MESSAGE:
             self.message = f"{self.message}\n{text}" if self.message else text
             if len(self.message) > MAX_MESSAGE:
-                self.message = self.message[:MAX_MESSAGE]
+                self.message = cut_at_boundary(self.message, MAX_MESSAGE)  # no half secret
 
 
 class RawTrace:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hintline.logs import Entry, entry_fingerprint, hint_for
-from hintline.scrub import scrub
+from hintline.scrub import cut_scrubbed, scrub
 
 __all__ = [
     "EntryView",
@@ -95,7 +95,7 @@ def _view(entry: Entry, count: int = 1) -> EntryView:
         level=_s(entry.level),
         component=_s(entry.component or ""),
         exception_type=_s(entry.exception_type or ""),
-        message=_s(entry.message)[:500],
+        message=cut_scrubbed(_s(entry.message), 500),  # scrubbed whole, then cut
         hint=hint_for(entry).text,
         count=count,
     )
@@ -219,7 +219,7 @@ def explain_entry(
         cause=_s(answer.cause),
         next_step=_s(answer.next_step),
         frame=_s(where),
-        note=_s(answer.withheld_note or ""),
+        note=_s(" ".join(n for n in (answer.withheld_note, answer.usage_note) if n)),
         reason=_s(answer.reason),
         configuration=_s(answer.configuration),
         model=_s(answer.model),

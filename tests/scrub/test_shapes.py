@@ -1,0 +1,149 @@
+"""Issue 14 §4: shapes that leaked, and false positives that made a hint worse.
+
+Each shape is checked on both paths of the scrubber (the prefiltered fast path and the full
+pass) and in a text it was not written from (inside a longer log line, next to other secrets).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hintline.scrub import SECRETS, Scrubber, scrub
+
+FULL = Scrubber()
+
+# (text, the secret value that must not survive)
+LEAKS = [
+    ("mysql -uroot -pS3cretPw1 shop", "S3cretPw1"),
+    ("ERROR 1045 after `mysqladmin --host=db -u app -pHunter2x status`", "Hunter2x"),
+    ("subprocess.CalledProcessError: Command '['mariadb', '-uapp', '-pZq9xW2v', '-e', 'SELECT 1']'", "Zq9xW2v"),
+    ('{\n  "user": "app",\n  "password":\n    "S3cretPw1"\n}', "S3cretPw1"),
+    ("settings = {\n    'api_key':\n        'abc123def456ghi',\n}", "abc123def456ghi"),
+    ("form=ImmutableMultiDict([('user', 'app'), ('password', 'S3cretPw1')])", "S3cretPw1"),
+    ("parse_qsl -> [('grant_type', 'password'), ('client_secret', 'Zm9vYmFy42xx')]", "Zm9vYmFy42xx"),
+    ('headers=[("Content-Type", "json"), ("X-Api-Key", "9f8e7d6c5b4a3")]', "9f8e7d6c5b4a3"),
+    ("GET /login?next=postgresql%3A%2F%2Fapp%3AS3cretPw1%40db%3A5432%2Fshop HTTP/1.1", "S3cretPw1"),
+    ("302 to /sso?return=https%3a%2f%2fbot%3ahunter2%2521%40hooks.example.com%2f", "hunter2%2521"),
+    (
+        (
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkw\n"
+            "    IiwibmFtZSI6IkpvaG4gRG9lIn0.SflKxwRJSMeKKF2QT4fw"
+        ),
+        "IiwibmFtZSI6IkpvaG4gRG9lIn0",
+    ),
+    ("retry with bearer 4f9a8b7c6d5e4f3a2b1c9d8e7f\n6a5b4c3d2e1f0a9b8c7d\n", "6a5b4c3d2e1f0a9b8c7d"),
+    ("postgressql://app:S3cretPw1@db:5432/shop", "S3cretPw1"),
+    ("postgresql:/app:S3cretPw1@db:5432/shop", "S3cretPw1"),
+    ("DATABASE_URL=postgres//app:S3cretPw1@db.internal/shop", "S3cretPw1"),
+    ("could not connect to app:S3cretPw1@10.0.0.7:6432 (timeout)", "S3cretPw1"),
+]
+
+# texts that must come out unchanged
+KEEP = [
+    "Session: expired",
+    "401 Unauthorized: token: invalid",
+    "auth: required",
+    "usage: deploy --password <PASSWORD> --user <USER>",
+    "GET /items?key=color&page=2",
+    "GET /items?sort=key&key=name",
+    "mysql -uroot -p shop",
+    "ssh -p2222 deploy@host",
+    "fields=('password', 'username')",
+    "git@github.com:org/repo.git",
+    "mail admin@example.com at 10:30",
+    "GET /login?next=https%3A%2F%2Fexample.com%2Fhome",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), LEAKS)
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "full"])
+def test_shape_is_masked(text: str, secret: str, fast: bool) -> None:
+    out = FULL._report(text, fast=fast).text
+    assert secret not in out, out
+    # no 6-character piece of the secret survives either
+    for i in range(len(secret) - 5):
+        assert secret[i : i + 6] not in out, (secret[i : i + 6], out)
+
+
+@pytest.mark.parametrize(("text", "secret"), LEAKS)
+def test_shape_is_masked_inside_a_log(text: str, secret: str) -> None:
+    """The same shape in the middle of a log, after other lines and before others."""
+    log = f"2024-05-01 12:00:00 INFO start\n2024-05-01 12:00:01 ERROR failed: {text}\n2024-05-01 12:00:02 INFO done\n"
+    out = scrub(log)
+    assert secret not in out
+    assert out.endswith("INFO done\n")
+
+
+@pytest.mark.parametrize("text", KEEP)
+def test_false_positive_is_left_alone(text: str) -> None:
+    assert scrub(text) == text
+    assert FULL._report(text, fast=False).text == text
+
+
+def test_a_wrapped_token_does_not_swallow_the_next_record() -> None:
+    """A token at the end of a line followed by an ordinary log line: only the token goes."""
+    text = (
+        "2024-05-01 12:00:00 ERROR call failed Authorization: Bearer eyJhbGciOiJIUzI1NiJ9abcdefgh\n"
+        "2024-05-01 12:00:01 INFO next request\n"
+    )
+    out = scrub(text)
+    assert "eyJhbGciOiJIUzI1NiJ9abcdefgh" not in out
+    assert "2024-05-01 12:00:01 INFO next request\n" in out
+
+
+def test_status_words_mask_a_real_value() -> None:
+    """Status words are skipped only as the whole value: `password: expired1` is a value."""
+    assert "expired1" not in scrub("password: expired1")
+    assert "okapi99" not in scrub("token=okapi99")
+
+
+def test_weak_query_names_still_mask_generated_values() -> None:
+    assert "AIzaSyD" not in scrub("GET /geo?key=AIzaSyD-example-value")
+    assert "abcdefghijklmnopqrstuvwx" not in scrub("GET /feed?key=abcdefghijklmnopqrstuvwx")
+    assert "hunter" not in scrub("GET /reset?password=hunter")  # a strong name: anything goes
+
+
+NEW = {
+    "key-value-pair",
+    "query-key",
+    "url-credentials-encoded",
+    "host-credentials",
+    "mysql-password",
+}
+
+
+def _constructs(pattern: str) -> set[str]:
+    """The names of the regex constructs in ``pattern`` RE2 cannot run."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    bad = {"ASSERT", "ASSERT_NOT", "GROUPREF", "GROUPREF_EXISTS", "POSSESSIVE_REPEAT", "ATOMIC_GROUP"}
+    found: set[str] = set()
+
+    def walk(items: object) -> None:
+        for op, arg in items:  # type: ignore[attr-defined]
+            if str(op) in bad:
+                found.add(str(op))
+            for sub in arg if isinstance(arg, (list, tuple)) else (arg,):
+                if isinstance(sub, _parser.SubPattern):
+                    walk(sub)
+                elif isinstance(sub, (list, tuple)):
+                    for x in sub:
+                        if isinstance(x, _parser.SubPattern):
+                            walk(x)
+
+    walk(_parser.parse(pattern))
+    return found
+
+
+@pytest.mark.parametrize("pattern", [p for p in SECRETS if p.name in NEW], ids=lambda p: p.name)
+def test_new_pattern_has_no_lookaround_of_its_own(pattern: object) -> None:
+    """The new patterns add no look-around, backreference or possessive quantifier (RE2 takes
+    them); the shared building blocks they reuse (key names, quoted values) are rewritten with
+    the rest of the table."""
+    from hintline.scrub._names import name_regex
+    from hintline.scrub._patterns import _QUOTED_VALUE, KEY_NAMES
+
+    text = pattern.pattern  # type: ignore[attr-defined]
+    own = text.replace(_QUOTED_VALUE, "(?:x)").replace(name_regex(KEY_NAMES), "(?:y)")
+    assert _constructs(own) == set(), own
+    assert _constructs(text) <= {"ASSERT", "ASSERT_NOT"}  # the shared blocks' only
