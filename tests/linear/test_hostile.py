@@ -80,10 +80,26 @@ def test_hostile_shapes_cost_linear_time(function: str) -> None:
     superlinear = []
     for ratio, _seconds, label in sorted(result.over, reverse=True)[:40]:
         shape = next(s for s in shapes if f"{s.owner} | {s.kind}" == label)
-        growth, big, _little = _grows_linearly(function, shape)
+        growth, big = _steady_growth(function, shape)
         if growth > GROWTH and big > 0.002:
             superlinear.append((round(growth, 1), round(big * 1e3, 2), round(ratio, 1), label))
     assert superlinear == []
+
+
+def _steady_growth(function: str, shape: Shape, tries: int = 3) -> tuple[float, float]:
+    """The smallest growth of up to ``tries`` measurements, and its time at 64 KiB.
+
+    One measurement of a millisecond can be doubled by a neighbour on a shared machine; a
+    super-linear pattern is super-linear every time (quadratic grows 16x, the limit is 7x), so a
+    shape counts only when every try says so."""
+    best = (float("inf"), 0.0)
+    for _ in range(tries):
+        growth, big, _little = _grows_linearly(function, shape)
+        if growth < best[0]:
+            best = (growth, big)
+        if growth <= GROWTH or big <= 0.002:
+            break
+    return best
 
 
 def test_offenders_are_linear_for_scrub_and_clean() -> None:
