@@ -58,7 +58,7 @@ echo
 echo "== hintline scan: every error of real Python and logback logs, grouped"
 state=$(mktemp -d)
 trap 'rm -rf "$state"' EXIT
-"$BIN/hintline" scan tests/logs/fixtures/python tests/logs/fixtures/logback --state "$state" --top 5 --no-progress
+"$BIN/hintline" scan tests/logs/fixtures/python/*.log* tests/logs/fixtures/logback/*.log --state "$state" --top 5 --no-progress
 echo
 echo "More: hintline --help; the model path (hintline explain) and the web page need extras"
 echo "and services: see the README. The full test run: make test."
