@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import hintline
 from hintline import RULES
-from hintline.cleaner import match as _engine
 
 FIXTURES = Path(__file__).parent / "rules" / "fixtures"
 GOAL = 0.99
@@ -114,14 +113,6 @@ WRAPPERS: dict[str, Callable[[str], str]] = {
     "middle of 200 KB log": lambda text: _INFO + text + "\n" + _INFO,
     "after recovered lines": lambda text: RECOVERED + text,
 }
-
-
-@pytest.fixture(params=_engine.available_engines())
-def engine(request: pytest.FixtureRequest) -> Iterator[str]:
-    name: str = request.param
-    _engine.set_engine(name)
-    yield name
-    _engine.set_engine(None)
 
 
 def test_recovered_lines_are_claimed_by_other_rules() -> None:

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import hintline
-from hintline.categories import Category
+from tests._expected import assert_expected_hint
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -37,13 +36,7 @@ def test_every_wrapping_is_captured() -> None:
 @pytest.mark.parametrize("path", CASES, ids=_id)
 def test_capture_gives_expected_hint(engine: str, path: Path) -> None:
     """The whole capture cleans to the hand-written rule, category, key (and fallback hint)."""
-    expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
-    hint = hintline.clean(path.read_text(encoding="utf-8"))
-    assert hint.rule == expected["rule"]
-    assert hint.category == Category(expected["category"])
-    assert hint.key == expected["key"]
-    if expected["hint"] is not None:
-        assert hint.text == expected["hint"]
+    assert_expected_hint(path)
 
 
 @pytest.mark.parametrize("path", CASES, ids=_id)

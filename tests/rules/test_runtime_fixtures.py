@@ -16,7 +16,7 @@ import pytest
 
 import hintline
 from hintline import RULES, Rule
-from hintline.categories import Category
+from tests._expected import assert_expected_hint
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -45,13 +45,7 @@ def test_every_family_has_fixtures() -> None:
 @pytest.mark.parametrize("path", CASES, ids=_id)
 def test_fixture_gives_expected_hint(path: Path) -> None:
     """The full captured output cleans to the hand-written expected category, rule, key and hint."""
-    expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
-    hint = hintline.clean(path.read_text(encoding="utf-8"))
-    assert hint.rule == expected["rule"]
-    assert hint.category == Category(expected["category"])
-    assert hint.key == expected["key"]
-    if expected["hint"] is not None:
-        assert hint.text == expected["hint"]
+    assert_expected_hint(path)
 
 
 @pytest.mark.parametrize("path", CASES, ids=_id)
