@@ -56,6 +56,15 @@ _SAFE = Hint(
 )
 
 
+def _matched(text: str) -> Hint | None:
+    """The hint of the first-listed rule matching ``text`` (rendered and scrubbed; a keyless
+    one gets its family's key from ``text``), or ``None``."""
+    found = _engine.match(text)
+    if found is None:
+        return None
+    return _signals.complete_key(render(found.rule, found.groups), text, found.rule.pattern)
+
+
 def clean(error: str | bytes | BaseException) -> Hint:
     """Turn an error (text, bytes or an exception object) into a :class:`Hint`. Never raises.
 
@@ -87,24 +96,15 @@ def clean(error: str | bytes | BaseException) -> Hint:
         text = normalise_text(prepared)
         located = locate(text)
         block = text if located is None else located.block
-        found = _engine.match(block)
-        if found is not None:
-            # the rendered hint and key are scrubbed; a keyless one gets its family's key
-            hint = render(found.rule, found.groups)
-            return _signals.complete_key(hint, block, found.rule.pattern)
-        signalled = _signals.classify(block)  # no wording rule: what the runtime's codes say
-        if signalled is not None:
-            return signalled
-        if located is not None and located.rest is not None:
-            found = _engine.match(located.rest)
-            if found is not None:
-                hint = render(found.rule, found.groups)
-                return _signals.complete_key(hint, located.rest, found.rule.pattern)
-        if text is not prepared:  # a rule may read what the envelope said (a JSON-RPC code)
-            found = _engine.match(prepared)
-            if found is not None:
-                hint = render(found.rule, found.groups)
-                return _signals.complete_key(hint, prepared, found.rule.pattern)
+        hint = _matched(block)
+        if hint is None:  # no wording rule: what the runtime's codes say
+            hint = _signals.classify(block)
+        if hint is None and located is not None and located.rest is not None:
+            hint = _matched(located.rest)
+        if hint is None and text is not prepared:  # a rule may read the envelope (JSON-RPC code)
+            hint = _matched(prepared)
+        if hint is not None:
+            return hint
         # scrub the whole block before the fallback picks a line: the line may hold only part
         # of a multi-line secret (a PEM body line), which no pattern recognises on its own
         if located is None:
