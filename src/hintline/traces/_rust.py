@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from operator import itemgetter
 
 from hintline.traces._memo import MEMO_SIZE, shared_dict
@@ -400,19 +401,31 @@ def _place_frames(exc: RawException, site: RawFrame | None, pairs: list[_Pair]) 
     names = _names(list(map(itemgetter(0), pairs)))
     bodies = list(map(itemgetter(1), pairs))
     seen = _LOCATIONS
+    try:  # every location seen before: one comprehension
+        exc.frames += _frames(bodies, names, seen.get)
+        return
+    except TypeError:  # (a location not in the memo: its lookup gave None)
+        pass
     get = seen.get
     distinct = [body for body in dict.fromkeys(bodies) if body is not None]
     missing = [body for body in distinct if body not in seen]
-    if missing:  # each new location read once (a recursion repeats a few of them)
-        parsed = {body: _location(body) for body in missing}
-        if len(seen) + len(parsed) > MEMO_SIZE:
-            local = {body: seen[body] for body in distinct if body in seen}
-            local.update(parsed)
-            get = local.get
-            seen.clear()
-        if len(parsed) <= MEMO_SIZE:
-            seen.update(parsed)
-    exc.frames += [
+    # each new location read once (a recursion repeats a few of them)
+    parsed = {body: _location(body) for body in missing}
+    if len(seen) + len(parsed) > MEMO_SIZE:
+        local = {body: seen[body] for body in distinct if body in seen}
+        local.update(parsed)
+        get = local.get
+        seen.clear()
+    if len(parsed) <= MEMO_SIZE:
+        seen.update(parsed)
+    exc.frames += _frames(bodies, names, get)
+
+
+def _frames(
+    bodies: list[str | None], names: list[_Names], get: Callable[[str], tuple[str, int, int | None] | None]
+) -> list[RawFrame]:
+    """The frames of a backtrace's locations and names (``TypeError`` when ``get`` misses one)."""
+    return [
         (None, None, function, module, None) if body is None else ((at := get(body))[0], at[1], function, module, at[2])  # type: ignore[index]
         for body, (module, function) in zip(bodies, names, strict=True)
     ]
