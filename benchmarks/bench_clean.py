@@ -252,6 +252,87 @@ def cases() -> list[Case]:
         )
     rows += _floor_rows(short, jdbc)
     rows += _startup_rows()
+    rows += _fallback_rows(jdbc, log64)
+    return rows
+
+
+# A registry refusing a pull without credentials, as `docker compose pull` prints it (Docker's
+# wording; no rule and no signal claims it, so clean() falls back and reads a PLAIN line).
+_HTTP_401 = (
+    "[+] Pulling 1/1\n"
+    ' ✘ api Error Head "https://registry.acme.dev/v2/reports/api/manifests/1.4.2": unauthorized: '
+    "authentication required         0.4s\n"
+    'Error response from daemon: Head "https://registry.acme.dev/v2/reports/api/manifests/1.4.2": '
+    "unauthorized: authentication required\n"
+)
+
+
+def _forget() -> None:
+    """Empty every cache and memo a clean() call may answer from (render, fallback line, keyed
+    hint, trace memos): the next call sees its input for the first time."""
+    from hintline.cleaner import fallback, render, signals
+    from hintline.traces._memo import clear_memos
+
+    render._rendered.clear()
+    fallback._fallback_hint.cache_clear()
+    signals._completed.clear()
+    clear_memos()
+
+
+def _first_seen(text: str, calls: int = 20) -> Callable[[], float]:
+    """A self-timed call: mean µs of ``calls`` clean() calls, each after :func:`_forget`."""
+    import hintline
+
+    def run() -> float:
+        total = 0.0
+        for _ in range(calls):
+            _forget()
+            start = time.perf_counter()
+            hintline.clean(text)
+            total += time.perf_counter() - start
+        return total / calls * 1e6
+
+    return run
+
+
+def _fallback_rows(jdbc: str, log64: str) -> list[Case]:
+    """The fallback path (no rule, no signal) beside a matched input of about the same size,
+    first seen (caches and memos emptied before each call) and repeated: issue 20's target is
+    the fallback at most twice its matched twin, and a 64 KiB fallback within 60 µs."""
+    import hintline
+
+    twin_401_name, twin_401 = _first("http/java_urlconnection_401.txt")
+    pairs = [
+        (f"HTTP 401 from a registry ({len(_HTTP_401.encode())} B)", _HTTP_401, 4,
+         f"{twin_401_name}, {len(twin_401.encode())} B", twin_401),
+        (f"Defects4J Time-8 ({len(_d4j('Time-8').encode())} B)", _d4j("Time-8"), 10,
+         f"db/mariadb-jdbc-fk-insert.txt, {len(jdbc.encode())} B", jdbc),
+        ("64 KiB of Defects4J traces (65536 B)", _filler(64 * 1024), 60,
+         "64 KiB log, error at the end, 65536 B", log64),
+    ]  # fmt: skip
+    rows = []
+    for label, text, target, twin_label, twin in pairs:
+        for name, value, goal in ((f"fallback: {label}", text, target),
+                                  (f"matched twin: {twin_label}", twin, None)):  # fmt: skip
+            rows.append(
+                Case(
+                    "clean",
+                    f"{name}, repeated",
+                    lambda t=value: hintline.clean(t),
+                    goal,
+                    note=_note(value),
+                )
+            )
+            rows.append(
+                Case(
+                    "clean",
+                    f"{name}, first seen",
+                    _first_seen(value),
+                    goal,
+                    note=_note(value),
+                    self_timed=True,
+                )
+            )
     return rows
 
 

@@ -75,6 +75,9 @@ def _exception_line(line: str) -> str | None:
     colon = line.find(": ", 0, _MAX_TYPE)
     if colon <= 0 or not line[colon + 1 :].strip():
         return None
+    if line.find(" ", 0, colon) >= 0 and line.find("[", 0, colon) < 0:
+        # a type holds no space, but for `fatal error` and node's `TypeError [ERR_X]`
+        return line if line.startswith("fatal error: ") else None
     return line if _is_exception_type(line, colon) else None
 
 
@@ -205,7 +208,10 @@ def pick_line(text: str) -> str | None:
 def _root_cause_line(source: str | BaseException) -> str | None:
     try:
         from hintline.traces import parse_trace
+        from hintline.traces._detect import may_hold_trace
 
+        if isinstance(source, str) and not may_hold_trace(source):
+            return None  # parse_trace's own first screen, without building an empty Trace
         root = parse_trace(source).root_cause
     except Exception:  # the fallback must not fail with the trace parser
         return None
