@@ -301,10 +301,10 @@ def _fallback_rows(jdbc: str, log64: str) -> list[Case]:
     the fallback at most twice its matched twin, and a 64 KiB fallback within 60 µs."""
     import hintline
 
-    twin_401_name, twin_401 = _first("http/java_urlconnection_401.txt")
+    twin_short_name, twin_short = _first("python/py_zero_division.txt")
     pairs = [
         (f"HTTP 401 from a registry ({len(_HTTP_401.encode())} B)", _HTTP_401, 4,
-         f"{twin_401_name}, {len(twin_401.encode())} B", twin_401),
+         f"{twin_short_name}, {len(twin_short.encode())} B", twin_short),
         (f"Defects4J Time-8 ({len(_d4j('Time-8').encode())} B)", _d4j("Time-8"), 10,
          f"db/mariadb-jdbc-fk-insert.txt, {len(jdbc.encode())} B", jdbc),
         ("64 KiB of Defects4J traces (65536 B)", _filler(64 * 1024), 60,

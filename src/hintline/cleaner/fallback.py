@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from hintline._vectorscan.screen import LiteralScreen
 from hintline.categories import Category
@@ -22,6 +24,9 @@ from hintline.cleaner.render import (
     make,
 )
 from hintline.scrub import scrub
+
+if TYPE_CHECKING:
+    from hintline.traces import Trace
 
 __all__ = [
     "CAUSED_BY",
@@ -205,11 +210,19 @@ def pick_line(text: str) -> str | None:
     return pick_line_with_strength(text)[0]
 
 
+@functools.cache
+def _trace_reader() -> tuple[Callable[[str | BaseException], Trace], Callable[[str], bool]]:
+    """``parse_trace`` and its first screen, imported on the first fallback that needs them
+    (not with ``hintline``; an import statement per call would cost a microsecond)."""
+    from hintline.traces import parse_trace
+    from hintline.traces._detect import may_hold_trace
+
+    return parse_trace, may_hold_trace
+
+
 def _root_cause_line(source: str | BaseException) -> str | None:
     try:
-        from hintline.traces import parse_trace
-        from hintline.traces._detect import may_hold_trace
-
+        parse_trace, may_hold_trace = _trace_reader()
         if isinstance(source, str) and not may_hold_trace(source):
             return None  # parse_trace's own first screen, without building an empty Trace
         root = parse_trace(source).root_cause
