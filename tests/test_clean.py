@@ -332,7 +332,9 @@ class TestFallback:
             (traces.ExceptionInfo("Outer", "o"), traces.ExceptionInfo("pkg.Root", "why"))
         )
         monkeypatch.setattr(traces, "parse_trace", lambda *a, **k: fake)
-        assert hintline.clean("Outer: o\nsomething").text == "Hint: pkg.Root: why"
+        # a frame line: parse_trace is not asked about a text without any piece of a trace
+        assert hintline.clean("Outer: o\n    at something").text == "Hint: pkg.Root: why"
+        assert hintline.clean("Outer: o\nsomething").text == "Hint: Outer: o"
 
     def test_parse_trace_failure_falls_back_to_line_picker(
         self, monkeypatch: pytest.MonkeyPatch
