@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from tests.linear.hostile import FUNCTIONS, run
-from tests.linear.shapes import table_shapes
+from tests.linear.shapes import table_shapes, trace_shapes
 
 
 def main(argv: list[str]) -> int:
@@ -25,7 +25,8 @@ def main(argv: list[str]) -> int:
         for function in FUNCTIONS:
             if wanted and not any(w in function for w in wanted):
                 continue
-            result = run(function, shapes, size, progress=lambda line: print("  " + line, file=sys.stderr, flush=True))
+            own = shapes + list(trace_shapes(size)) if function == "parse_trace" else shapes
+            result = run(function, own, size, progress=lambda line: print("  " + line, file=sys.stderr, flush=True))
             print(
                 f"| {function} | {size} | {result.shapes} | {result.ordinary_s * 1e3:.3f} | "
                 f"{result.worst_ratio:.1f} | {result.worst_s * 1e3:.2f} | {len(result.over)} | "
