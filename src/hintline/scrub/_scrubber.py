@@ -187,7 +187,8 @@ class _Branch:
             return None
         return [None, None]
 
-    def _program(self, ascii_text: bool) -> tuple[Any, tuple[tuple[str, int], ...]]:
+    def _program(self, ascii_text: bool) -> tuple[Any, int, int, tuple[tuple[str, int], ...]]:
+        """``(program, LEAD's group index or 0, TAIL's or 0, (secret group, index)…)``."""
         programs = self.linear
         assert programs is not None
         found = programs[ascii_text]
@@ -195,13 +196,11 @@ class _Branch:
             compiled = _compile_re2(to_re2_edges(self.pattern, ascii_text=ascii_text))
             if compiled is None:
                 raise RuntimeError(f"RE2 refused secret pattern {self.name}")
-            names = tuple(
-                sorted(
-                    ((n.decode() if isinstance(n, bytes) else n, i) for n, i in compiled.NamedCapturingGroups()),
-                    key=lambda item: (item[0] != LEAD, item[1]),  # LEAD first, if there is one
-                )
-            )
-            found = programs[ascii_text] = (compiled, names)
+            names = {
+                (n.decode() if isinstance(n, bytes) else n): i for n, i in compiled.NamedCapturingGroups()
+            }
+            wanted = tuple((g, names[g]) for g in self.groups if g in names)
+            found = programs[ascii_text] = (compiled, names.get(LEAD, 0), names.get(TAIL, 0), wanted)
         return found  # type: ignore[no-any-return]
 
     @functools.cached_property
@@ -213,27 +212,34 @@ class _Branch:
 
     def re2_search(self, t: _Text, pos: int) -> _Found | None:
         """The first match at or after character ``pos``, by RE2 on the whole text."""
-        compiled, names = self._program(t.ascii)
-        lead = pos > 0 and names[0][0] == LEAD
+        compiled, lead_at, tail_at, wanted = self._program(t.ascii)
+        lead = pos > 0 and lead_at > 0
         byte = t.to_byte(pos - 1 if lead else pos)  # from the character the look-behind sees
         spans = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))
-        if spans[0][0] < 0:
-            return None
-        got: dict[str, tuple[int, int]] = {}
         start_b, end_b = spans[0]
-        for name, index in names:
-            s, e = spans[index]
-            if name == LEAD:
-                start_b = s
-            elif name == TAIL:
-                end_b = s
-            elif s >= 0:
-                got[name] = (t.to_char(s), t.to_char(e))
-        start = t.to_char(start_b)
+        if start_b < 0:
+            return None
+        if lead_at:
+            start_b = spans[lead_at][0]
+        if tail_at:
+            end_b = spans[tail_at][0]
+        got: dict[str, tuple[int, int]] = {}
+        if t.ascii:
+            for name, index in wanted:
+                if spans[index][0] >= 0:
+                    got[name] = spans[index]
+            start, end = start_b, end_b
+        else:
+            start = t.to_char(start_b)
+            for name, index in wanted:
+                s, e = spans[index]
+                if s >= 0:
+                    got[name] = (t.to_char(s), t.to_char(e))
+            end = t.to_char(end_b)
         if lead and start < pos:  # \A at the text's start, before pos: ask re (rare)
             found = self.regex.search(t.text, pos)
             return None if found is None else _Found(found.start(), found.end(), {g: found.span(g) for g in self.groups})
-        return _Found(start, t.to_char(end_b), got)
+        return _Found(start, end, got)
 
     def trigger_at(self, t: _Text, pos: int) -> tuple[int, int] | None:
         """The first occurrence of the trigger starting at or after ``pos``."""
@@ -244,42 +250,54 @@ class _Branch:
         s, e = screen.Match(_UNANCHORED, t.data, t.to_byte(pos), len(t.data))[0]
         return None if s < 0 else (t.to_char(s), t.to_char(e))
 
-    def re_search(self, t: _Text, pos: int, lines: list[int]) -> re.Match[str] | None:
+    def re_search(self, t: _Text, pos: int, state: list[int]) -> re.Match[str] | None:
         """The first match starting at or after ``pos``, searched one line at a time on the
         lines where the trigger occurs, each from ``reach`` before the trigger on.
 
-        The trigger is looked for only from where it could still open a match at ``pos``
-        (``reach`` back, on the same line), so a text holding thousands of triggers costs one
-        trigger search per line searched, not one per trigger. ``lines`` caches the last line
-        end found (``[from, line end, end of the match's last line]``): a long line holding
-        many matches is not walked again for each.
+        A match holds the end of a trigger occurrence and starts at most ``reach`` before its
+        start, on its line; the trigger is looked for only from there on, so a text holding
+        thousands of triggers costs one trigger search per line searched, not one per
+        trigger. ``state`` (per text) keeps the last trigger occurrence and line end found
+        (``[searched from, start, end, line from, line end, end of the match's last line]``):
+        a long line holding many matches is not walked again for each.
         """
         text = t.text
         n = len(text)
         back = _LOOKBACK if self.reach is None else self.reach
-        while pos < n:
-            floor = max(0, pos - back)
-            found_nl = text.rfind("\n", floor, pos)
-            hit = self.trigger_at(t, floor if found_nl < 0 else found_nl + 1)
-            if hit is None:
+        floor = max(0, pos - back)
+        found_nl = text.rfind("\n", floor, pos)
+        at = floor if found_nl < 0 else found_nl + 1  # where a trigger opening a match here starts
+        while at < n:
+            if state[0] <= at <= state[1]:  # the same first occurrence from here
+                s, e = state[1], state[2]
+            else:
+                hit = self.trigger_at(t, at)
+                if hit is None:
+                    state[:3] = (at, n + 1, n + 1)
+                    return None
+                s, e = hit
+                state[:3] = (at, s, e)
+            if s >= n + 1:
                 return None
-            s = hit[0]
+            if max(e, s + 1) <= pos:  # ended before pos: opens no match from pos on
+                at = max(e, s + 1)
+                continue
             floor = max(0, s - back)
             found_nl = text.rfind("\n", floor, s)
             lo = max(pos, floor if found_nl < 0 else found_nl + 1)
-            if lines[0] <= lo <= lines[1]:
-                line_stop, stop = lines[1], lines[2]
+            if state[3] <= lo <= state[4]:
+                line_stop, stop = state[4], state[5]
             else:
                 line_stop = n if self.multiline else _line_end(text, lo)
                 stop = self.end(text, line_stop)  # a match may run on to its ``lines``-th line
-                lines[:] = (lo, line_stop, stop)
+                state[3:] = (lo, line_stop, stop)
             if self.use_re2 and _RE2:  # these few stay linear on the hostile tier
                 found = self.regex.search(text, lo, stop)
             else:  # no RE2: every pattern is here, each in bounded windows
                 found = bounded_search(self.regex, text, lo, stop)
             if found is not None:
                 return found
-            pos = line_stop + 1
+            pos = at = line_stop + 1
         return None
 
 
@@ -427,31 +445,38 @@ def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[_Hit, _Bra
     Matches come leftmost first; among matches starting at one position the first listed
     branch wins, as in one combined alternation.
     """
-    lines: dict[int, list[int]] = {}
+    states: dict[int, list[int]] = {}
 
     def search(b: _Branch, pos: int) -> _Hit | None:
         if b.linear is not None:
             return b.re2_search(t, pos)
-        cache = lines.get(b.index)
-        if cache is None:
-            cache = lines[b.index] = [1, 0, 0]
-        return b.re_search(t, pos, cache)
+        state = states.get(b.index)
+        if state is None:
+            state = states[b.index] = [1, 0, 0, 1, 0, 0]
+        return b.re_search(t, pos, state)
 
-    heads: list[tuple[_Hit | None, _Branch]] = [(search(b, 0), b) for b in branches]
-    while True:
-        best: tuple[_Hit, _Branch] | None = None
-        for m, b in heads:
-            if m is not None and (best is None or m.start() < best[0].start()):
-                best = (m, b)
-        if best is None:
-            return
-        yield best
-        pos = best[0].end()
-        if pos == best[0].start():
+    # (start, index, match, branch): the smallest is the leftmost match, the first listed
+    # among those starting at one position; a branch without a match from here is dropped
+    heads: list[tuple[int, int, _Hit, _Branch]] = []
+    for b in branches:
+        m = search(b, 0)
+        if m is not None:
+            heads.append((m.start(), b.index, m, b))
+    while heads:
+        _start, _index, found, branch = min(heads)
+        yield found, branch
+        pos = found.end()
+        if pos == _start:
             pos += 1
-        heads = [
-            (m if m is None or m.start() >= pos else search(b, pos), b) for m, b in heads
-        ]
+        ahead: list[tuple[int, int, _Hit, _Branch]] = []
+        for head in heads:
+            if head[0] >= pos:
+                ahead.append(head)
+            else:
+                m = search(head[3], pos)
+                if m is not None:
+                    ahead.append((m.start(), head[1], m, head[3]))
+        heads = ahead
 
 
 class _Prefilter:
