@@ -254,37 +254,42 @@ class _Branch:
         """The first match starting at or after ``pos``, searched one line at a time on the
         lines where the trigger occurs, each from ``reach`` before the trigger on.
 
-        A match holds the end of a trigger occurrence and starts at most ``reach`` before its
-        start, on its line; the trigger is looked for only from there on, so a text holding
-        thousands of triggers costs one trigger search per line searched, not one per
-        trigger. ``state`` (per text) keeps the last trigger occurrence and line end found
+        A match holds the end of a trigger occurrence and starts at most ``reach`` before that
+        occurrence, on its line. So the search starts at ``pos`` if an occurrence starts before
+        ``pos`` and ends after it, else at the first occurrence from ``pos`` on (less its
+        reach), and runs to the end of the line (or of the pattern's ``lines``-th line). A
+        text holding thousands of triggers costs a few trigger searches per line searched,
+        not one per trigger. ``state`` (per text) keeps the last occurrence and line end found
         (``[searched from, start, end, line from, line end, end of the match's last line]``):
         a long line holding many matches is not walked again for each.
         """
         text = t.text
         n = len(text)
         back = _LOOKBACK if self.reach is None else self.reach
-        floor = max(0, pos - back)
-        found_nl = text.rfind("\n", floor, pos)
-        at = floor if found_nl < 0 else found_nl + 1  # where a trigger opening a match here starts
-        while at < n:
-            if state[0] <= at <= state[1]:  # the same first occurrence from here
-                s, e = state[1], state[2]
-            else:
-                hit = self.trigger_at(t, at)
-                if hit is None:
-                    state[:3] = (at, n + 1, n + 1)
-                    return None
-                s, e = hit
-                state[:3] = (at, s, e)
-            if s >= n + 1:
+        while pos < n:
+            if not state[0] <= pos <= state[1]:  # else: the same first occurrence from pos
+                hit = self.trigger_at(t, pos)
+                state[:3] = (pos, n + 1, n + 1) if hit is None else (pos, *hit)
+            lo = -1
+            if state[1] <= n:
+                s = state[1]
+                floor = max(0, s - back)
+                found_nl = text.rfind("\n", floor, s)
+                lo = max(pos, floor if found_nl < 0 else found_nl + 1)
+            if lo != pos and pos > 0:  # an occurrence across pos opens a match from pos on
+                floor = max(0, pos - back)
+                found_nl = text.rfind("\n", floor, pos)
+                at = floor if found_nl < 0 else found_nl + 1
+                while at < pos:
+                    before = self.trigger_at(t, at)
+                    if before is None or before[0] >= pos:
+                        break
+                    at = max(before[1], before[0] + 1)
+                    if at > pos:
+                        lo = pos
+                        break
+            if lo < 0:
                 return None
-            if max(e, s + 1) <= pos:  # ended before pos: opens no match from pos on
-                at = max(e, s + 1)
-                continue
-            floor = max(0, s - back)
-            found_nl = text.rfind("\n", floor, s)
-            lo = max(pos, floor if found_nl < 0 else found_nl + 1)
             if state[3] <= lo <= state[4]:
                 line_stop, stop = state[4], state[5]
             else:
@@ -297,7 +302,7 @@ class _Branch:
                 found = bounded_search(self.regex, text, lo, stop)
             if found is not None:
                 return found
-            pos = at = line_stop + 1
+            pos = line_stop + 1
         return None
 
 
