@@ -3,15 +3,17 @@
 Each secret pattern is searched over the whole text on RE2 (``google-re2``), spelt to mean
 what Python means (:func:`hintline._linear.translate.to_re2_edges`: the look-behind of one
 character at the start and the look-ahead at the end that most secret patterns have are
-consumed instead). Five patterns keep look-arounds in their middle that RE2 cannot express
-(:data:`RE_PATTERNS`); they run on Python's ``re``, one line at a time, only where their
-trigger (translated for RE2) occurs, each no earlier than its ``reach`` before it.
+consumed instead). Six patterns keep look-arounds in their middle that RE2 cannot express
+(:data:`RE_PATTERNS`); they run on Python's ``re``, one line at a time, only on lines where
+their trigger (translated for RE2) occurs, each from its ``reach`` before the occurrence. The
+trigger is searched from where the next match could start, never listed in full: a text of
+thousands of triggers costs a few searches per line searched or match found.
 
 The matches are merged left to right: the leftmost match in the text wins and, among matches
 starting at one position, the first listed pattern (the semantics of one combined
-alternation). A Hyperscan prefilter scans every pattern's ``trigger`` in one pass first: text
-where no trigger fires is returned as is, and a pattern whose trigger does not fire is not
-searched. That only saves work: a trigger fires wherever its pattern matches, so the answer
+alternation). A Hyperscan prefilter scans every pattern's ``trigger`` in one pass first (each
+trigger reports once, however often it occurs): text where no trigger fires is returned as is,
+and a pattern whose trigger does not fire is not searched. That only saves work: a trigger fires wherever its pattern matches, so the answer
 is the same with the prefilter, while its database compiles, and where Hyperscan has no wheel
 (tests/scrub/test_differential.py checks it on fuzz and fixtures).
 
