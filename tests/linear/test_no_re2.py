@@ -26,7 +26,9 @@ def restore() -> Iterator[None]:
     _engine.set_engine(None)
 
 
-def test_switch_and_environment_force_the_re_path(restore: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_switch_and_environment_force_the_re_path(
+    restore: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(_linear.RE2_ENV, raising=False)
     assert LinearPattern(PATTERN).engine == "re2"
     _linear.set_re2(False)
@@ -53,11 +55,7 @@ def test_searcher_gives_search(ascii_text: bool) -> None:
 
 
 def _answers() -> list[tuple[str, object]]:
-    return [
-        (example.input, clean(example.input))
-        for rule in RULES
-        for example in rule.examples
-    ]
+    return [(example.input, clean(example.input)) for rule in RULES for example in rule.examples]
 
 
 @pytest.mark.parametrize("engine", _engine.available_engines())
