@@ -95,9 +95,13 @@ class Located:
     log: bool = False
 
 
+_MAX_HEADER_LINE = 1024
+"""A header is read in the first 1 KiB of its line: the regex backtracks only within that."""
+
+
 def _level(line: str) -> tuple[int, int] | None:
     """The rank of a header line's level and where its message starts, or ``None``."""
-    found = _header().match(line)
+    found = _header().match(line[:_MAX_HEADER_LINE])
     if found is None:
         return None
     word = found["level"] or found["lower"] or found["kv"]
@@ -131,6 +135,12 @@ def _may_open_record(text: str, start: int) -> bool:
     it starts with a timestamp, a bracket, a level word, ``level=`` or a syslog month."""
     starts = _STARTS_BY_FIRST.get(text[start : start + 1])
     return starts is not None and text.startswith(starts, start)
+
+
+def is_record_header(line: str) -> bool:
+    """Whether ``line`` (one line) opens a log record: a level after an optional timestamp,
+    thread and logger name."""
+    return _may_open_record(line, 0) and _level(line) is not None
 
 
 def locate(text: str) -> Located | None:
