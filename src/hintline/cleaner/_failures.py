@@ -10,11 +10,12 @@ A failure is found two ways, the same two ways :mod:`hintline.cleaner.locate` re
   ``DETAIL:  Key (id)=(1) is still referenced``). Its words need not be failure words: that a
   line breaks the log's shape is the signal, as it is to a person scrolling the log.
 
-Both are one database: literals and three one-class patterns (``\\n[^0-9.\\s]``,
-``\\n[^\\[.\\s]``, ``\\n[^{.\\s]``), the pattern of the log's shape enabled by the caller. ``last()`` scans the text
-reversed (the patterns reversed), 1 MiB at a time from the end, and stops at the first hit:
-the last failure. Where Hyperscan cannot run, ``str.rfind`` per literal and a ``re`` search per
-line start answer the same (slower).
+Both are one Vectorscan database per log shape: the literals, and a line break followed by a
+byte the shape's records do not open with (``\\n[^0-9.\\s]`` for timestamped logs, as
+two-byte literals). ``last()`` scans pieces from the end, 4 KiB first then 4x larger up to
+1 MiB, and stops at the first piece with a hit: its last hit is the last failure. Where
+Hyperscan cannot run, ``str.rfind`` per literal and a ``re`` search per line start answer the
+same (slower).
 """
 
 from __future__ import annotations
@@ -54,12 +55,23 @@ FAILURE_MARKERS = (
 )
 """The words that open or name a failure in traces and logs."""
 
-# A log's shape: what its record lines open with. A stray line opens with anything else
-# that is not whitespace (a continuation line is indented).
-# (A line that opens with ``.`` is not one: ``...`` is the line a cut leaves, see bound.)
-_SHAPES = {"digit": r"\n[^0-9.\s]", "bracket": r"\n[^\[.\s]", "brace": r"\n[^{.\s]"}
-_SHAPE_IDS = {name: len(FAILURE_MARKERS) + n for n, name in enumerate(_SHAPES)}
-_SHAPE_RE = {name: re.compile(pattern) for name, pattern in _SHAPES.items()}  # bounded: 2 chars
+# A log's shape: what its record lines open with. A stray line opens with anything else that
+# is not whitespace (a continuation line is indented) nor ``.`` (``...`` is the line a cut
+# leaves, see bound). Vectorscan is given the line break and each byte a stray line may open
+# with as two-byte literals: as fast as the failure words (a class after ``\n`` is 4x slower).
+_OPENS = {"digit": "0123456789", "bracket": "[", "brace": "{"}
+_NOT_STRAY = frozenset(b" \t\n\r\x0b\x0c.")
+_SHAPES = {
+    shape: tuple(
+        b"\n" + bytes([byte])
+        for byte in (*range(0x01, 0x80), *range(0xC2, 0xF5))  # ASCII, UTF-8 lead bytes
+        if byte not in _NOT_STRAY and chr(byte) not in opens
+    )
+    for shape, opens in _OPENS.items()
+}
+_SHAPE_RE = {  # the same, where Hyperscan cannot run (a class of two characters: bounded)
+    shape: re.compile(r"\n[^" + re.escape(opens) + r".\s]") for shape, opens in _OPENS.items()
+}
 # A record line's first character and the line break before it, in reversed text (bounded:
 # two characters; searched in at most 64 KiB).
 RECORD_LINE_REVERSED = {
@@ -67,8 +79,10 @@ RECORD_LINE_REVERSED = {
     "bracket": re.compile(r"\[\n"),
     "brace": re.compile(r"\{\n"),
 }
+_FIRST_CHUNK = 4096  # last() scans the end first, then 4x larger pieces up to 1 MiB
 _CHUNK = 1 << 20
 _OVERLAP = max(len(m) for m in FAILURE_MARKERS) * 4
+_MARKER_BYTES = tuple(len(m.encode()) for m in FAILURE_MARKERS)
 
 
 def record_shape(text: str) -> str | None:
@@ -89,75 +103,74 @@ def record_shape(text: str) -> str | None:
     return shape if is_record_header(text[: text.find("\n", 0, 4096) % 4097]) else None
 
 
-def _on_first(_id: int, _from: int, _to: int, _flags: int, context: Any) -> bool:
-    # the first hit answers: stop (the binding raises ScanTerminated)
-    return _id < len(FAILURE_MARKERS) or _id == context
+def _on_first(_id: int, _from: int, _to: int, _flags: int, _context: object) -> bool:
+    return True  # the first hit answers: stop the scan (the binding raises ScanTerminated)
 
 
 class FailureScreen:
-    """The failure words and the stray-line patterns, forward and reversed."""
+    """The failure words, with the stray-line pattern of one log shape or none: a forward and
+    a reversed Vectorscan database per shape, each built on first use."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._local = threading.local()
-        self._databases: tuple[Any, Any] | None = None
+        self._databases: dict[str | None, tuple[Any, Any]] = {}
         self._failed = False
         self._stopped: type[BaseException] = _Never
 
-    def _compile(self) -> tuple[Any, Any] | None:
-        if self._databases is None and not self._failed:
-            with self._lock:
-                if self._databases is None and not self._failed:
-                    from hintline.cleaner import match as _engine
+    def _compile(self, shape: str | None) -> tuple[Any, Any] | None:
+        found = self._databases.get(shape)
+        if found is not None or self._failed:
+            return found
+        with self._lock:
+            if shape in self._databases or self._failed:
+                return self._databases.get(shape)
+            from hintline.cleaner import match as _engine
 
-                    if _engine._requested() == "re":
-                        self._failed = True
-                        return None
-                    try:
-                        import hyperscan as hs
+            if _engine._requested() == "re":
+                self._failed = True
+                return None
+            try:
+                import hyperscan as hs
 
-                        forward = [re.escape(m) for m in FAILURE_MARKERS] + list(_SHAPES.values())
-                        backward = [re.escape(m[::-1]) for m in FAILURE_MARKERS] + [
-                            pattern[2:] + r"\n" for pattern in _SHAPES.values()
-                        ]
-                        built = []
-                        for expressions in (forward, backward):
-                            database = hs.Database(mode=hs.HS_MODE_BLOCK)
-                            database.compile(
-                                expressions=[e.encode() for e in expressions],
-                                ids=list(range(len(expressions))),
-                                elements=len(expressions),
-                                flags=hs.HS_FLAG_SINGLEMATCH,
-                            )
-                            built.append(database)
-                        self._stopped = hs.ScanTerminated
-                        self._databases = (built[0], built[1])
-                    except Exception:  # no wheel
-                        self._failed = True
-        return self._databases
+                expressions = [re.escape(m).encode() for m in FAILURE_MARKERS]
+                if shape is not None:
+                    expressions += [re.escape(literal) for literal in _SHAPES[shape]]
+                built = []
+                for flags in (hs.HS_FLAG_SINGLEMATCH, 0):  # search(), last()
+                    database = hs.Database(mode=hs.HS_MODE_BLOCK)
+                    database.compile(
+                        expressions=expressions,
+                        ids=list(range(len(expressions))),
+                        elements=len(expressions),
+                        flags=flags,
+                    )
+                    built.append(database)
+                self._stopped = hs.ScanTerminated
+                self._databases[shape] = (built[0], built[1])
+            except Exception:  # no wheel
+                self._failed = True
+                return None
+        return self._databases[shape]
 
-    def _scratch(self, index: int, database: Any) -> Any:
-        scratch = getattr(self._local, f"s{index}", None)
+    def _scratch(self, key: str, database: Any) -> Any:
+        scratches = getattr(self._local, "scratches", None)
+        if scratches is None:
+            scratches = self._local.scratches = {}
+        scratch = scratches.get(key)
         if scratch is None:
             import hyperscan as hs
 
-            scratch = hs.Scratch(database)
-            setattr(self._local, f"s{index}", scratch)
+            scratch = scratches[key] = hs.Scratch(database)
         return scratch
 
     def search(self, text: str, shape: str | None = None) -> bool:
         """Whether ``text`` holds a failure word, or a stray line of a log of ``shape``."""
-        databases = self._compile()
+        databases = self._compile(shape)
         if databases is not None:
             try:
-                data = text.encode("utf-8")
-                databases[0].scan(
-                    data,
-                    _on_first,
-                    0,
-                    _SHAPE_IDS.get(shape or "", -1),
-                    self._scratch(0, databases[0]),
-                )
+                scratch = self._scratch(f"f{shape}", databases[0])
+                databases[0].scan(text.encode("utf-8"), _on_first, 0, None, scratch)
                 return False
             except self._stopped:
                 return True
@@ -171,18 +184,26 @@ class FailureScreen:
         self, text: str, start: int = 0, end: int | None = None, shape: str | None = None
     ) -> int:
         """Where the last failure of ``text[start:end]`` starts (a failure word's first
-        character, a stray line's first character), or -1."""
+        character, a stray line's first character), or -1.
+
+        Pieces from the end are scanned forward, the last hit of the first piece that has one
+        answers; the pieces grow 4x from 4 KiB to 1 MiB, so that text dense with hits costs
+        few callbacks and text without any costs one pass (no reversed copy: reversing bytes
+        costs 4x the scan).
+        """
         end = len(text) if end is None else end
-        databases = self._compile()
+        databases = self._compile(shape)
         stop = end
+        size = _FIRST_CHUNK
         while stop > start and databases is not None:
-            lo = max(start, stop - _CHUNK)
+            lo = max(start, stop - size)
             found = self._last_in(databases[1], text, lo, min(end, stop + _OVERLAP), shape)
             if found is None:
                 break  # the slice does not encode, or a re-entrant call: the plain checks
             if found >= 0:
                 return found
             stop = lo
+            size = min(_CHUNK, size * 4)
         else:
             if databases is not None:
                 return -1
@@ -196,25 +217,23 @@ class FailureScreen:
             data = piece.encode("utf-8")
         except UnicodeEncodeError:
             return None
-        wanted = _SHAPE_IDS.get(shape or "", -1)
-        hits: list[tuple[int, int]] = []
+        last = [-1]
+        markers = len(FAILURE_MARKERS)
 
         def on_hit(ident: int, _from: int, to: int, _flags: int, _ctx: object) -> bool:
-            if ident < len(FAILURE_MARKERS) or ident == wanted:
-                hits.append((ident, to))
-                return True
+            # a failure word starts its length before its end, a stray line at its last byte
+            at = to - _MARKER_BYTES[ident] if ident < markers else to - 1
+            if at > last[0]:
+                last[0] = at
             return False
 
         try:
-            database.scan(data[::-1], on_hit, 0, None, self._scratch(1, database))
-        except self._stopped:
-            pass
-        except Exception:
+            database.scan(data, on_hit, 0, None, self._scratch(f"l{shape}", database))
+        except Exception:  # a re-entrant call: the plain checks decide
             return None
-        if not hits:
+        offset = last[0]
+        if offset < 0:
             return -1
-        ident, to = hits[0]
-        offset = len(data) - to + (1 if ident >= len(FAILURE_MARKERS) else 0)
         if not piece.isascii():
             offset = len(data[:offset].decode("utf-8", "ignore"))
         return start + offset
