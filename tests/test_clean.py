@@ -13,6 +13,7 @@ import pytest
 
 import hintline
 from hintline import Category, Example, Kind, Retry, Rule, rules
+from hintline.cleaner import fallback as fallback_module
 from hintline.cleaner import match as _engine
 from hintline.cleaner import signals
 from hintline.cleaner.bound import (
@@ -331,7 +332,10 @@ class TestFallback:
         fake = traces.Trace(
             (traces.ExceptionInfo("Outer", "o"), traces.ExceptionInfo("pkg.Root", "why"))
         )
-        monkeypatch.setattr(traces, "parse_trace", lambda *a, **k: fake)
+        # the fallback imports parse_trace (and its screen) once: replace what it reads
+        monkeypatch.setattr(
+            fallback_module, "_trace_reader", lambda: (lambda *a, **k: fake, lambda s: True)
+        )
         assert hintline.clean("Outer: o\nsomething").text == "Hint: pkg.Root: why"
 
     def test_parse_trace_failure_falls_back_to_line_picker(
@@ -345,5 +349,5 @@ class TestFallback:
 
         monkeypatch.setattr(rules, "RULES", ())
         monkeypatch.setattr(signals, "SIGNALS", ())
-        monkeypatch.setattr(traces, "parse_trace", boom)
+        monkeypatch.setattr(fallback_module, "_trace_reader", lambda: (boom, lambda s: True))
         assert hintline.clean("OSError: disk gone").text == "Hint: OSError: disk gone"
