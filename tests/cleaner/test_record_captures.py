@@ -48,7 +48,7 @@ def test_capture_is_read_as_records(path: Path) -> None:
     assert located is not None
     assert located.log
     assert located.failure
-    assert "Warning" not in located.block
+    assert "Warning:" not in located.block
     assert "W1202" not in located.block
     assert "cache.bin" not in located.block  # the recovered WARNING's words
     assert "orders.csv" not in located.block  # PHP's failed call before the fatal one
@@ -80,8 +80,8 @@ def test_a_failed_call_before_its_null_consequence_decides() -> None:
     path = ROOT / "tests" / "rules" / "fixtures" / "fs" / "php_fopen_permission.txt"
     located = locate(path.read_text(encoding="utf-8"))
     assert located is not None
-    assert located.block.startswith("fopen(data/payroll.csv): Failed to open stream")
+    assert located.block.startswith("Warning: fopen(data/payroll.csv): Failed to open stream")
     records = (RECORDS / "php_stderr.txt").read_text(encoding="utf-8")
     located = locate(records)
     assert located is not None
-    assert located.block.startswith("Uncaught TypeError: array_sum()")  # "int given"
+    assert located.block.startswith("PHP Fatal error:  Uncaught TypeError: array_sum()")

@@ -76,7 +76,8 @@ _PHP_TYPES = {
 }  # fmt: skip
 _PHP_HEADER = (
     r"(?:\[\d\d-[A-Z][a-z]{2}-\d{4}[ ]\d\d:\d\d:\d\d(?:[ ][\w/+\-]{1,40})?\][ ])?"
-    r"(?:PHP[ ])?(?P<php>" + "|".join(sorted(_PHP_TYPES, key=len, reverse=True)) + r"):[ ]{1,2}"
+    r"(?P<phpline>(?:PHP[ ])?(?P<php>" + "|".join(sorted(_PHP_TYPES, key=len, reverse=True))
+    + r"):[ ]{1,2})"
 )
 _GLOG_OR_PHP = re.compile(f"{_GLOG_HEADER}|{_PHP_HEADER}")
 _GLOG_RANKS = {"I": 20, "W": 30, "E": 40, "F": 50}
@@ -172,7 +173,10 @@ def _level(line: str) -> tuple[int, int] | None:
         other = _GLOG_OR_PHP.match(line)
         if other is not None:
             glog = other["glog"]
-            return (_GLOG_RANKS[glog] if glog else _PHP_TYPES[other["php"]]), other.end()
+            if glog:
+                return _GLOG_RANKS[glog], other.end()
+            # PHP's error type is part of its message, as an exception's class is
+            return _PHP_TYPES[other["php"]], other.start("phpline")
     found = _header().match(line)
     if found is None:
         return None
@@ -342,7 +346,7 @@ def _locate_pytest(text: str) -> Located:
     last_e = next((i for i in range(len(lines) - 1, -1, -1) if _PYTEST_E.match(lines[i])), -1)
     start = 0
     for index in range(last_e - 1, -1, -1):
-        if lines[index].startswith("_") and _PYTEST_SECTION.match(lines[index]):
+        if lines[index].startswith("_") and _PYTEST_SECTION.match(lines[index][:_MAX_HEADER_LINE]):
             start = index + 1
             break
     block: list[str] = []

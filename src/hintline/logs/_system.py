@@ -195,7 +195,7 @@ def parse_system_record(record: str, fmt: str, *, reference: date | None = None)
             rest = _strip_headers(rest, pattern)  # type: ignore[arg-type]
         elif fmt == "oslo":
             parsed.level = normalise_level(level or "INFO")
-            rest = _strip_headers(rest, re.compile(_HEADER["oslo"]))
+            rest = _strip_headers(rest, _COMPILED["oslo"])
         elif fmt == "glog":
             parsed.level = _GLOG_LEVELS[level or "I"]
             parsed.extra["source"] = parsed.component or ""
