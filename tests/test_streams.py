@@ -7,6 +7,7 @@ and signals.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import importlib.util
 import json
@@ -262,8 +263,8 @@ def _commands(tmp: Path) -> dict[str, list[str]]:
     return commands
 
 
-# serve and mcp are servers: standard output is not where they answer (mcp speaks its
-# protocol there and stops when it closes)
+# serve and mcp are servers, tested in TestServers: serve's output is its page, so its standard
+# output does not matter; mcp answers on standard output, so it cannot go on without it
 COMMANDS = [
     "clean", "rules", "scrub", "trace", "logs", "explain", "usage", "scan", "users", "--help",
     "--version",
@@ -293,6 +294,125 @@ class TestOutputErrors:
         assert lines[-1].startswith("hintline: cannot write the output:"), r.stderr
         assert b"Traceback" not in r.stderr
         assert b"Exception ignored" not in r.stderr
+
+
+_INITIALIZE = json.dumps({
+    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}) + "\n"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _popen(argv: list[str], target: str, **kw: object) -> subprocess.Popen[bytes]:
+    """``python -m hintline ARGV`` with standard output closed, a full disk, or a pipe."""
+    if target == "closed":
+        kw.update(stdout=subprocess.DEVNULL, preexec_fn=lambda: os.close(1))
+    elif target == "full":
+        kw.update(stdout=open("/dev/full", "w"))  # noqa: SIM115 - closed with the process
+    else:
+        kw.update(stdout=subprocess.PIPE)
+    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "hintline", *argv], stderr=subprocess.PIPE, env=ENV, **kw
+    )
+
+
+@pytest.mark.skipif(not importlib.util.find_spec("mcp"), reason="the mcp extra is not installed")
+class TestMcpOutput:
+    @pytest.mark.parametrize("target", ["closed", "full"])
+    def test_no_way_to_answer_is_one_line_and_74(self, target: str) -> None:
+        """The client waits for an answer that cannot be written: the server stops with one line
+        and status 74. Before: a full disk gave an exception group traceback and status 1."""
+        proc = _popen(["mcp"], target, stdin=subprocess.PIPE)
+        assert proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # closed: it may have stopped already
+            proc.stdin.write(_INITIALIZE.encode())
+            proc.stdin.flush()
+        try:
+            _, err = proc.communicate(timeout=60)  # stdin stays open until it exits by itself
+        finally:
+            proc.kill()
+        assert proc.returncode == 74, err
+        assert err.decode().strip().splitlines() == [
+            "hintline: cannot write the output: "
+            + ("standard output is closed" if target == "closed" else "No space left on device")
+        ]
+
+    def test_client_gone_is_quiet(self) -> None:
+        """The client closed its end of the server's standard output: that ends the session like
+        closing standard input does, status 0. Before: a BrokenPipeError traceback, status 1."""
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "hintline", "mcp"], stdin=subprocess.PIPE, stdout=write,
+                stderr=subprocess.PIPE, env=ENV,
+            )
+        finally:
+            os.close(write)
+        assert proc.stdin is not None
+        proc.stdin.write(_INITIALIZE.encode())
+        proc.stdin.flush()
+        try:
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        assert proc.returncode == 0, err
+        assert err == b""
+
+    def test_closed_stdin_is_one_line(self) -> None:
+        """Before: an AttributeError traceback."""
+        r = subprocess.run([sys.executable, "-m", "hintline", "mcp"], stdin=subprocess.DEVNULL,
+                           capture_output=True, env=ENV, timeout=60, check=False,
+                           preexec_fn=lambda: os.close(0))
+        assert r.returncode == 1
+        assert r.stderr.decode().strip().splitlines() == [
+            "hintline mcp: standard input is closed: an MCP client speaks to this server on it"
+        ]
+
+
+@pytest.mark.skipif(not importlib.util.find_spec("argon2"), reason="the web extra is not installed")
+class TestServeOutput:
+    @pytest.mark.parametrize("target", ["closed", "full"])
+    def test_serves_without_standard_output(self, tmp_path: Path, target: str) -> None:
+        """The page is serve's output; its messages go to standard error: without a standard
+        output it serves as usual and stops cleanly. Before: stdout closed gave a traceback
+        (uvicorn's formatter asks it ``isatty()``) and no server."""
+        import httpx
+
+        from hintline.web._users import UserStore
+
+        users = tmp_path / "users.toml"
+        UserStore(users).add("root", "admin-password-1", "admin")
+        log = tmp_path / "app.log"
+        log.write_text("2024-05-01 12:00:00,000 ERROR app: import failed\n" + PYTHON_TRACE)
+        port = _free_port()
+        proc = _popen(["serve", str(log), "--users", str(users), "--port", str(port)], target)
+        try:
+            deadline = time.monotonic() + 60
+            health = None
+            while time.monotonic() < deadline and proc.poll() is None:
+                with contextlib.suppress(httpx.HTTPError):
+                    health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                    break
+                time.sleep(0.1)
+            assert health is not None, proc.poll()
+            assert health.text == "ok"
+            assert httpx.get(f"http://127.0.0.1:{port}/login", timeout=10).status_code == 200
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        assert proc.returncode == 0, err
+        assert err.decode().strip().splitlines() == [
+            f"hintline serve: serving error hints on http://127.0.0.1:{port}/"
+        ]
 
 
 class TestScanInterrupt:
