@@ -296,6 +296,20 @@ class TestOutputErrors:
         assert b"Exception ignored" not in r.stderr
 
 
+@pytest.mark.parametrize("name", ["clean", "scrub", "trace", "logs"])
+def test_closed_stdin_is_one_line(name: str) -> None:
+    """``hintline CMD <&-`` reads standard input: one line and a non-zero status. Before: an
+    AttributeError traceback."""
+    argv = [sys.executable, "-m", "hintline", name, *(["-"] if name == "logs" else [])]
+    r = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=ENV, timeout=60,
+                       check=False, preexec_fn=lambda: os.close(0))
+    assert r.returncode not in (0, 1), r.stderr
+    lines = r.stderr.decode().strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith(f"hintline {name}: ")
+    assert lines[0].endswith("standard input is closed")
+
+
 _INITIALIZE = json.dumps({
     "jsonrpc": "2.0", "id": 1, "method": "initialize",
     "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
