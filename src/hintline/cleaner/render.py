@@ -148,6 +148,11 @@ _MAX_CACHED_VALUE = 512
 _rendered: dict[tuple[object, ...], Hint] = {}
 
 
+def clear_cache() -> None:
+    """Forget every cached rendering (see :mod:`hintline.cleaner.caches`)."""
+    _rendered.clear()
+
+
 def _key_list(value: str | None) -> str:
     """A key list's parts, each normalised, joined by ``, `` (``('a', 'b')`` gives ``a, b``)."""
     if value is None:
