@@ -191,6 +191,40 @@ class TestEndlessInputs:
         assert r.returncode == 0, r.stderr
         assert b"root cause: ValueError: bad input" in r.stdout
 
+    def test_trace_across_a_window_edge_comes_out_whole(self, tmp_path: Path) -> None:
+        """A real 2 MB traceback (a mutual recursion 24,000 calls deep, printed by the
+        interpreter) that starts before the 1 MiB overlap of the first 8 MiB window and ends
+        past the window: every frame and the exception line are there. Before: the frames up to
+        the window's end, without the exception."""
+        script = tmp_path / "deep.py"
+        script.write_text(
+            "import sys\n"
+            "sys.setrecursionlimit(60000)\n"
+            "sys.tracebacklimit = 100000  # the interpreter prints 1,000 frames by default\n"
+            "def ping(n):\n    return pong(n - 1) if n else fail()\n"
+            "def pong(n):\n    return ping(n - 1)\n"
+            "def fail():\n    raise ValueError('deep failure at the bottom')\n"
+            "ping(24000)\n"
+        )
+        trace = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                               timeout=120, check=False).stderr
+        assert trace.startswith("Traceback"), trace[-300:]
+        assert len(trace) > 2_000_000
+        alone = parse_trace(trace)
+        path = tmp_path / "app.log"
+        pad = "2024-05-01 12:00:00 INFO nothing happened here at all\n"
+        with path.open("w", encoding="utf-8") as fh:
+            fh.write(pad * ((6 << 20) // len(pad)))  # the trace starts at 6 MiB, ends past 8
+            fh.write(trace)
+            fh.write(pad * 100_000)
+        r = hintline("trace", "--json", "--limit", "0", str(path), timeout=300)
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        assert out["root_cause"] == {"type": "ValueError", "message": "deep failure at the bottom"}
+        assert out["exceptions"] == alone.to_dict()["exceptions"]
+        (exc,) = alone.exceptions
+        assert len(exc.frames) + exc.omitted == 24003  # <module>, 24,001 calls, fail
+
     def test_clean_reads_a_large_file_at_its_ends(self, tmp_path: Path) -> None:
         """The hint of a large regular file is the same as reading all of it, from its ends."""
         from hintline.cleaner.bound import read_bounded
