@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from hintline._vectorscan.screen import LiteralScreen
 from hintline.categories import Category
@@ -22,6 +24,9 @@ from hintline.cleaner.render import (
     make,
 )
 from hintline.scrub import scrub
+
+if TYPE_CHECKING:
+    from hintline.traces import Trace
 
 __all__ = [
     "CAUSED_BY",
@@ -75,6 +80,9 @@ def _exception_line(line: str) -> str | None:
     colon = line.find(": ", 0, _MAX_TYPE)
     if colon <= 0 or not line[colon + 1 :].strip():
         return None
+    if line.find(" ", 0, colon) >= 0 and line.find("[", 0, colon) < 0:
+        # a type holds no space, but for `fatal error` and node's `TypeError [ERR_X]`
+        return line if line.startswith("fatal error: ") else None
     return line if _is_exception_type(line, colon) else None
 
 
@@ -202,10 +210,21 @@ def pick_line(text: str) -> str | None:
     return pick_line_with_strength(text)[0]
 
 
+@functools.cache
+def _trace_reader() -> tuple[Callable[[str | BaseException], Trace], Callable[[str], bool]]:
+    """``parse_trace`` and its first screen, imported on the first fallback that needs them
+    (not with ``hintline``; an import statement per call would cost a microsecond)."""
+    from hintline.traces import parse_trace
+    from hintline.traces._detect import may_hold_trace
+
+    return parse_trace, may_hold_trace
+
+
 def _root_cause_line(source: str | BaseException) -> str | None:
     try:
-        from hintline.traces import parse_trace
-
+        parse_trace, may_hold_trace = _trace_reader()
+        if isinstance(source, str) and not may_hold_trace(source):
+            return None  # parse_trace's own first screen, without building an empty Trace
         root = parse_trace(source).root_cause
     except Exception:  # the fallback must not fail with the trace parser
         return None

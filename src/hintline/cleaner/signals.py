@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hintline.categories import Category
+from hintline.cleaner import match as _engine
 from hintline.rules._model import Example
 
 if TYPE_CHECKING:
@@ -973,13 +974,23 @@ def as_rules(signals: tuple[Signal, ...] | None = None) -> tuple[Rule, ...]:
         )
 
 
+_bound: tuple[object, tuple[Signal, ...], Matcher] | None = None
+"""(the rule table's matcher, the signal table, its matcher) of the last call: while the rule
+table's matcher is the same object, the engine in force has not changed (``set_engine`` and a
+new rule table replace it), so a call costs two identity checks, not an import and a read of
+the environment."""
+
+
 def _matcher() -> Matcher | None:
     """The compiled :data:`SIGNALS` for the engine in force (``None`` for an empty table)."""
-    from hintline.cleaner import match as _engine
-
+    global _bound
     table = SIGNALS
     if not table:
         return None
+    rules = _engine._default()
+    bound = _bound
+    if bound is not None and bound[0] is rules and bound[1] is table:
+        return bound[2]
     requested = _engine._requested() or ""
     cache_key = (requested, id(table))
     matcher = _matchers.get(cache_key)
@@ -990,6 +1001,7 @@ def _matcher() -> Matcher | None:
                 matcher = _engine.compile_rules(as_rules(table), engine=requested or None)
                 _matchers.clear()
                 _matchers[cache_key] = matcher
+    _bound = (rules, table, matcher)
     return matcher
 
 
