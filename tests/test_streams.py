@@ -463,15 +463,20 @@ class TestServeOutput:
         ]
 
 
+def _scan_corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "logs"
+    corpus.mkdir()
+    with (corpus / "app.log").open("w", encoding="utf-8") as fh:
+        for i in range(300_000):
+            fh.write(f"2024-05-01 12:{i % 60:02d}:{i % 60:02d},000 ERROR app.m{i % 97}: "
+                     f"failed to load item {i * 7919 % 1000003} for order {i}\n")
+    return corpus
+
+
 class TestScanInterrupt:
     def test_ctrl_c_exits_promptly(self, tmp_path: Path) -> None:
         """Before: the parent waited for every worker to finish its chunk (42 s and more)."""
-        corpus = tmp_path / "logs"
-        corpus.mkdir()
-        with (corpus / "app.log").open("w", encoding="utf-8") as fh:
-            for i in range(300_000):
-                fh.write(f"2024-05-01 12:{i % 60:02d}:{i % 60:02d},000 ERROR app.m{i % 97}: "
-                         f"failed to load item {i * 7919 % 1000003} for order {i}\n")
+        corpus = _scan_corpus(tmp_path)
         proc = subprocess.Popen(
             [sys.executable, "-m", "hintline", "scan", str(corpus), "-j", "2", "--chunk-mb", "16",
              "--state", str(tmp_path / "state")],
@@ -489,6 +494,34 @@ class TestScanInterrupt:
         assert proc.returncode == 130
         assert b"run the same command again to resume" in err
         assert took < 10, f"{took:.1f} s"
+
+
+    def test_a_killed_worker_ends_the_scan(self, tmp_path: Path) -> None:
+        """A worker killed in the middle (the kernel's out-of-memory killer, an operator): one
+        line that says so, status 2, the other worker ended too, nothing waits for an answer
+        that cannot come. Before: a BrokenProcessPool traceback."""
+        corpus = _scan_corpus(tmp_path)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "hintline", "scan", str(corpus), "-j", "2", "--chunk-mb", "4",
+             "--state", str(tmp_path / "state")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(_children(proc.pid)) < 2:
+            time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, "the workers did not start"
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 2, err
+        lines = err.decode().strip().splitlines()
+        assert lines[-1] == (
+            "hintline scan: a scan worker ended unexpectedly (signal 9); the finished chunks are "
+            "kept: run the same command again to resume"
+        ), err
+        assert b"Traceback" not in err
+        for pid in workers[1:]:  # ended and reaped by the parent, not left running
+            assert not Path(f"/proc/{pid}").exists()
 
 
 def _children(pid: int) -> list[int]:
