@@ -80,7 +80,8 @@ def _grows_linearly(function: str, shape: Shape) -> tuple[float, float, float]:
 @pytest.mark.slow
 @pytest.mark.parametrize("function", sorted(f for f in FUNCTIONS if f != "scrub[no engines]"))
 def test_hostile_shapes_cost_linear_time(function: str) -> None:
-    """Every sampled shape at 64 KiB: within 3x ordinary text, or linear in its size.
+    """Every sampled shape at 64 KiB: within 3x ordinary text, or linear in its size
+    (``clean`` on both engines and without RE2, ``scrub``, the trace parser, the log reader).
 
     ``scrub[no engines]`` (no Hyperscan, no RE2) runs every pattern in bounded windows: no
     hang, but the worst windows of backtracking patterns cost far more than the budget, so it
@@ -90,6 +91,11 @@ def test_hostile_shapes_cost_linear_time(function: str) -> None:
         shapes += _trace_sample(SIZE)
     if function == "logs":  # a file per shape: a smaller sample
         shapes = shapes[::10] + _offenders()
+    elif function == "clean[re, no RE2]":
+        # Python's re in windows of 1,024 characters: linear, but a backtracking pattern costs
+        # up to a window's worth of steps per character (the Jackson text: ~3 s at 64 KiB), so
+        # a smaller sample, and the issue's Jackson text at 16 KiB only
+        shapes = shapes[::25] + _offenders()[:2]
     result = run(function, shapes, SIZE)
     superlinear = []
     for ratio, _seconds, label in sorted(result.over, reverse=True)[:40]:
