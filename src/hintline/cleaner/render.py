@@ -4,8 +4,9 @@ as one scrubbed ``Hint: `` line of at most 240 characters."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from hintline import scrub as _scrub_package
 from hintline._text import valid_text
@@ -218,35 +219,40 @@ def _quiet(text: str) -> bool:
     returns it, and every substring of it, unchanged (``False`` when it cannot tell).
 
     A substring too: each trigger is a pattern without anchors, word boundaries or
-    look-arounds (checked once, :func:`_substring_closed`), so a trigger matching inside a part
+    look-arounds (checked once, :func:`_prefilter_scan`), so a trigger matching inside a part
     of ``text`` matches inside ``text``; and :func:`scrub` returns a text in which no trigger
     fires as it is. One prefilter scan thus answers for a rendered hint and its key.
     """
-    prefilter = getattr(_scrub_package._DEFAULT, "_prefilter", None)
-    if prefilter is None or not _substring_closed(prefilter):
+    scrubber = _scrub_package._DEFAULT
+    if _scan[0] is not scrubber:
+        _scan[:] = [scrubber, _prefilter_scan(scrubber)]
+    regions = _scan[1]
+    if regions is None:
         return False
     try:
-        return bool(prefilter.regions(text) == [])
+        return bool(regions(text) == [])
     except Exception:  # scrub decides
         return False
 
 
-_closed: dict[int, tuple[object, bool]] = {}
+_scan: list[Any] = [None, None]
+"""The scrubber :func:`_quiet` last saw and its prefilter's scan (``None``: no shortcut)."""
 
 
-def _substring_closed(prefilter: object) -> bool:
-    """Whether every trigger of ``prefilter`` matches by its characters alone (no assertion),
-    so that whatever it matches in a substring it matches in the whole."""
-    known = _closed.get(id(prefilter))
-    if known is not None and known[0] is prefilter:
-        return known[1]
+def _prefilter_scan(scrubber: object) -> Callable[[str], object] | None:
+    """The prefilter scan of ``scrubber`` if every trigger matches by its characters alone (no
+    assertion), so that whatever it matches in a substring it matches in the whole; else
+    ``None``."""
+    prefilter = getattr(scrubber, "_prefilter", None)
+    if prefilter is None:
+        return None
     try:
-        triggers = [p.trigger or p.pattern for p in prefilter._patterns]  # type: ignore[attr-defined]
-        closed = all(_no_assertion(trigger) for trigger in triggers)
-    except Exception:
-        closed = False
-    _closed[id(prefilter)] = (prefilter, closed)
-    return closed
+        triggers = [p.trigger or p.pattern for p in prefilter._patterns]
+        if all(_no_assertion(trigger) for trigger in triggers):
+            return prefilter.regions  # type: ignore[no-any-return]
+    except Exception:  # an unreadable trigger: no shortcut
+        pass
+    return None
 
 
 def _no_assertion(pattern: str) -> bool:
@@ -296,7 +302,11 @@ def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
         values[key_group] = _key_list(groups.get(key_group))
         formatted = valid_text(PREFIX + rule.hint.format_map(values))
         quiet = _quiet(formatted)
-    text = _finish(formatted, formatted if quiet else scrub_report(formatted).text)
+    if quiet and formatted.isprintable() and "  " not in formatted and formatted[-1:] != " ":
+        # _finish with nothing to do but the cut: scrubbed (quiet), one line, starts with PREFIX
+        text = cut_scrubbed(formatted, MAX_HINT_CHARS, _ELLIPSIS)
+    else:
+        text = _finish(formatted, formatted if quiet else scrub_report(formatted).text)
     key = None
     if key_group is not None and groups.get(key_group) is not None:
         key = values[key_group]
