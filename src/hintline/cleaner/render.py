@@ -12,7 +12,7 @@ from hintline import scrub as _scrub_package
 from hintline._text import valid_text
 from hintline.categories import Category, Kind, Retry
 from hintline.rules._model import Rule
-from hintline.scrub import cut_scrubbed, scrub, scrub_report
+from hintline.scrub import cut_scrubbed, scrub
 
 __all__ = [
     "MAX_HINT_CHARS",
@@ -226,30 +226,32 @@ def _quiet(text: str) -> bool:
     scrubber = _scrub_package._DEFAULT
     if _scan[0] is not scrubber:
         _scan[:] = [scrubber, _prefilter_scan(scrubber)]
-    regions = _scan[1]
-    if regions is None:
+    fired = _scan[1]
+    if fired is None:
         return False
     try:
-        return bool(regions(text) == [])
+        found = fired(text)
     except Exception:  # scrub decides
         return False
+    return found is not None and not found
 
 
 _scan: list[Any] = [None, None]
 """The scrubber :func:`_quiet` last saw and its prefilter's scan (``None``: no shortcut)."""
 
 
-def _prefilter_scan(scrubber: object) -> Callable[[str], object] | None:
-    """The prefilter scan of ``scrubber`` if every trigger matches by its characters alone (no
-    assertion), so that whatever it matches in a substring it matches in the whole; else
-    ``None``."""
+def _prefilter_scan(scrubber: object) -> Callable[[str], Any] | None:
+    """The prefilter scan of ``scrubber`` (``fired``: the triggers found in a text, empty when
+    :func:`scrub` returns the text as it is, ``None`` when it cannot tell) if every trigger
+    matches by its characters alone (no assertion), so that whatever it matches in a substring
+    it matches in the whole; else ``None``."""
     prefilter = getattr(scrubber, "_prefilter", None)
     if prefilter is None:
         return None
     try:
         triggers = [p.trigger or p.pattern for p in prefilter._patterns]
         if all(_no_assertion(trigger) for trigger in triggers):
-            return prefilter.regions  # type: ignore[no-any-return]
+            return prefilter.fired  # type: ignore[no-any-return]
     except Exception:  # an unreadable trigger: no shortcut
         pass
     return None
@@ -306,7 +308,7 @@ def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
         # _finish with nothing to do but the cut: scrubbed (quiet), one line, starts with PREFIX
         text = cut_scrubbed(formatted, MAX_HINT_CHARS, _ELLIPSIS)
     else:
-        text = _finish(formatted, formatted if quiet else scrub_report(formatted).text)
+        text = _finish(formatted, formatted if quiet else scrub(formatted))
     key = None
     if key_group is not None and groups.get(key_group) is not None:
         key = values[key_group]
