@@ -173,7 +173,11 @@ def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     """Render the hint of ``rule`` from its named ``groups`` (the rendering contract of ``Rule``).
 
     Rendering is deterministic, so the last 1,024 distinct renderings are cached: an agent that
-    repeats a failing call gets its hint without normalising and scrubbing again.
+    repeats a failing call gets its hint without normalising and scrubbing again. A first-seen
+    rendering does per call only what depends on the values: a plain value is kept as it is,
+    one prefilter scan of the filled template answers for the hint and its key when it finds no
+    trigger (else both are scrubbed in full), and the ``Hint`` is built by setting its slots.
+    ``tests/cleaner/test_render_fast.py`` holds it to the contract read step by step.
     """
     values = tuple(groups.values())
     for value in values:
