@@ -143,7 +143,8 @@ def finish(text: str) -> str:
     Scrubbing comes first: a secret wrapped onto the next line is recognised only while the
     line break is still there.
     """
-    return _finish(valid_text(text), scrub(valid_text(text)))
+    text = valid_text(text)
+    return _finish(text, scrub(text))
 
 
 def _finish(text: str, scrubbed: str) -> str:
