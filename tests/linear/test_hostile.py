@@ -15,7 +15,7 @@ import itertools
 import pytest
 
 from tests.linear.hostile import FUNCTIONS, measure, run
-from tests.linear.shapes import Shape, pattern_shapes, table_shapes
+from tests.linear.shapes import Shape, pattern_shapes, table_shapes, trace_shapes
 
 SIZE = 64 * 1024
 GROWTH = 7.0  # 4x the text: linear is 4, quadratic 16; headroom for a noisy machine
@@ -28,6 +28,16 @@ def _sample(size: int) -> list[Shape]:
     for shape in table_shapes(size):
         kind = next((k for k in _KINDS if shape.kind.startswith(k)), None)
         if kind is not None:
+            picked.setdefault((shape.owner, kind), shape)
+    return list(picked.values())
+
+
+def _trace_sample(size: int) -> list[Shape]:
+    """Per trace reader pattern, the first shape of each kind in ``_KINDS`` (as lines)."""
+    picked: dict[tuple[str, str], Shape] = {}
+    for shape in trace_shapes(size):
+        kind = next((k for k in _KINDS if shape.kind.startswith(k)), None)
+        if kind is not None and shape.kind.endswith(" lines"):
             picked.setdefault((shape.owner, kind), shape)
     return list(picked.values())
 
@@ -48,6 +58,8 @@ def _grows_linearly(function: str, shape: Shape) -> tuple[float, float, float]:
     fn = FUNCTIONS[function]()
     owner = shape.owner.split(" ", 1)
     small: Shape | None = None
+    if owner[0] == "trace":  # the same pattern's shape at a quarter of the size
+        small = next((s for s in trace_shapes(SIZE // 4) if s.owner == shape.owner and s.kind == shape.kind), None)
     if owner[0] in ("rule", "secret") and not shape.kind.startswith(("near", "example")):
         from hintline.rules import RULES
         from hintline.scrub import SECRETS
@@ -75,6 +87,8 @@ def test_hostile_shapes_cost_linear_time(function: str) -> None:
     hang, but the worst windows of backtracking patterns cost far more than the budget, so it
     is measured by ``python -m benchmarks hostile`` only."""
     shapes = _sample(SIZE) + _offenders()
+    if function == "parse_trace":
+        shapes += _trace_sample(SIZE)
     if function == "logs":  # a file per shape: a smaller sample
         shapes = shapes[::10] + _offenders()
     elif function == "clean[re, no RE2]":
