@@ -289,8 +289,8 @@ def _settle() -> Matcher:
     ready = getattr(matcher, "ready", matcher)  # an AutoMatcher: its Hyperscan matcher, if built
     if ready is not None:
         with _lock:
-            if matcher is _matcher:  # not replaced meanwhile by set_engine()
-                _direct = (matcher.rules, ready.match)
+            if matcher is _matcher and _matcher_rules is not None:  # not replaced meanwhile
+                _direct = (_matcher_rules, ready.match)
     return matcher
 
 
