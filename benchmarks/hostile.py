@@ -10,10 +10,11 @@ clean and scrub).
 
 from __future__ import annotations
 
+import itertools
 import sys
 
 from tests.linear.hostile import FUNCTIONS, run
-from tests.linear.shapes import table_shapes
+from tests.linear.shapes import table_shapes, trace_shapes
 
 
 def main(argv: list[str]) -> int:
@@ -25,7 +26,10 @@ def main(argv: list[str]) -> int:
         for function in FUNCTIONS:
             if wanted and not any(w in function for w in wanted):
                 continue
-            shapes = table_shapes(size)  # generated as they are timed: 8,649 shapes of 1 MB do not fit in memory at once
+            # generated as they are timed: 8,649 shapes of 1 MB do not fit in memory at once
+            shapes = table_shapes(size)
+            if function == "parse_trace":
+                shapes = itertools.chain(shapes, trace_shapes(size))
             result = run(function, shapes, size, progress=lambda line: print("  " + line, file=sys.stderr, flush=True))
             print(
                 f"| {function} | {size} | {result.shapes} | {result.ordinary_s * 1e3:.3f} | "

@@ -13,7 +13,6 @@ import pytest
 
 import hintline
 from hintline import Category, Example, Kind, Retry, Rule, rules
-from hintline.cleaner import fallback as fallback_module
 from hintline.cleaner import match as _engine
 from hintline.cleaner import signals
 from hintline.cleaner.bound import (
@@ -332,11 +331,10 @@ class TestFallback:
         fake = traces.Trace(
             (traces.ExceptionInfo("Outer", "o"), traces.ExceptionInfo("pkg.Root", "why"))
         )
-        # the fallback imports parse_trace (and its screen) once: replace what it reads
-        monkeypatch.setattr(
-            fallback_module, "_trace_reader", lambda: (lambda *a, **k: fake, lambda s: True)
-        )
-        assert hintline.clean("Outer: o\nsomething").text == "Hint: pkg.Root: why"
+        monkeypatch.setattr(traces, "parse_trace", lambda *a, **k: fake)
+        # a frame line: parse_trace is not asked about a text without any piece of a trace
+        assert hintline.clean("Outer: o\n    at something").text == "Hint: pkg.Root: why"
+        assert hintline.clean("Outer: o\nsomething").text == "Hint: Outer: o"
 
     def test_parse_trace_failure_falls_back_to_line_picker(
         self, monkeypatch: pytest.MonkeyPatch
@@ -349,5 +347,6 @@ class TestFallback:
 
         monkeypatch.setattr(rules, "RULES", ())
         monkeypatch.setattr(signals, "SIGNALS", ())
-        monkeypatch.setattr(fallback_module, "_trace_reader", lambda: (boom, lambda s: True))
-        assert hintline.clean("OSError: disk gone").text == "Hint: OSError: disk gone"
+        monkeypatch.setattr(traces, "parse_trace", boom)
+        # a frame line, so that parse_trace is asked (a text with no piece of a trace is not parsed)
+        assert hintline.clean("OSError: disk gone\n    at something").text == "Hint: OSError: disk gone"
