@@ -43,13 +43,3 @@ def test_a_line_of_glued_triggers_costs_a_few_trigger_searches(
     out = scrubber.scrub(TRIGGERS)
     assert out == "authorization:***"
     assert 0 < calls[0] <= 20 * len(SECRETS)
-
-
-def test_the_prefilter_reports_each_trigger_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hyperscan calls back once per pattern that fires, however often its trigger occurs."""
-    if FAST._prefilter is None:
-        pytest.skip("no Hyperscan wheel here")
-    calls = _counting(monkeypatch, scrubber_module, "_on_match")
-    fired = FAST._prefilter.fired(TRIGGERS + " password=S3cret " * 2000)
-    assert fired is not None and len(fired) >= 2
-    assert calls[0] == len(fired)

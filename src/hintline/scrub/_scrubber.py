@@ -11,9 +11,9 @@ thousands of triggers costs a few searches per line searched or match found.
 
 The matches are merged left to right: the leftmost match in the text wins and, among matches
 starting at one position, the first listed pattern (the semantics of one combined
-alternation). A Hyperscan prefilter scans every pattern's ``trigger`` in one pass first (each
-trigger reports once, however often it occurs): text where no trigger fires is returned as is,
-and a pattern whose trigger does not fire is not searched. That only saves work: a trigger fires wherever its pattern matches, so the answer
+alternation). A Hyperscan prefilter scans every pattern's ``trigger`` in one pass first: text
+where no trigger fires is returned as is, and a pattern whose trigger does not fire is not
+searched. That only saves work: a trigger fires wherever its pattern matches, so the answer
 is the same with the prefilter, while its database compiles, and where Hyperscan has no wheel
 (tests/scrub/test_differential.py checks it on fuzz and fixtures).
 
@@ -535,8 +535,9 @@ class _Prefilter:
                 return None
             assert _hs is not None
             expressions = [(p.trigger or p.pattern).encode() for p in self._patterns]
-            # one report per trigger is all the scrubber needs: which patterns to search
-            flags = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_UTF8 | _hs.HS_FLAG_UCP | _hs.HS_FLAG_SINGLEMATCH
+            # not HS_FLAG_SINGLEMATCH: one report per trigger would do, but with it a text of
+            # glued near-triggers (`AIzaaaaaaaaa` repeated) scans in super-linear time
+            flags = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_UTF8 | _hs.HS_FLAG_UCP
             material = json.dumps([_CACHE_FORMAT, int(flags), [e.decode() for e in expressions]])
             self._db = load_database(_hs, database_path("scrub", material))
             if self._db is None:  # a cold cache (or a fork child of a process compiling it)
@@ -580,9 +581,8 @@ class _Prefilter:
     def fired(self, text: str) -> frozenset[int] | None:
         """The indexes of the patterns whose trigger fires somewhere in ``text``.
 
-        ``None`` means the prefilter cannot answer (no compile, unencodable text). Each trigger
-        reports once (``HS_FLAG_SINGLEMATCH``): a text holding thousands of triggers costs no
-        more callbacks than one holding each once.
+        ``None`` means the prefilter cannot answer (no compile, unencodable text). Only which
+        patterns fired counts: no positions are kept, sorted or converted to characters.
         """
         if self._broken:
             return None
