@@ -10,6 +10,8 @@ from sentry-python's ``DEFAULT_DENYLIST``.
 
 from __future__ import annotations
 
+import re
+
 from hintline.scrub._model import SecretPattern
 from hintline.scrub._names import (
     KEY_NAMES,
@@ -78,10 +80,13 @@ def _wrapped(first: str, group: str) -> str:
     """
     rest = r"[A-Za-z._~+/-]*[0-9][A-Za-z0-9._~+/-]*=*"
     br = r"(?:\r?\n|(?:\\r)?\\n)"  # a line break, or its escape inside a JSON string
+    # padding `=` only where ``first`` does not take it already: `[^\s]{20,}=*` before a line
+    # break that is not there backtracks over every split of a run of `=` (quadratic in re)
+    pad = "" if re.fullmatch(first, "=") else "=*"
     return (
-        rf"(?:(?P<{group}_wrapped>{first}{{20,}}=*{br}[ \t]*{rest})"
+        rf"(?:(?P<{group}_wrapped>{first}{{20,}}{pad}{br}[ \t]*{rest})"
         rf"[\"'`,;)\]}}]*[ \t]*(?:{br}|$)"
-        rf"|(?P<{group}>{first}+=*))"
+        rf"|(?P<{group}>{first}+{pad}))"
     )
 
 

@@ -11,9 +11,9 @@ thousands of triggers costs a few searches per line searched or match found.
 
 The matches are merged left to right: the leftmost match in the text wins and, among matches
 starting at one position, the first listed pattern (the semantics of one combined
-alternation). A Hyperscan prefilter scans every pattern's ``trigger`` in one pass first (each
-trigger reports once, however often it occurs): text where no trigger fires is returned as is,
-and a pattern whose trigger does not fire is not searched. That only saves work: a trigger fires wherever its pattern matches, so the answer
+alternation). A Hyperscan prefilter scans every pattern's ``trigger`` in one pass first: text
+where no trigger fires is returned as is, and a pattern whose trigger does not fire is not
+searched. That only saves work: a trigger fires wherever its pattern matches, so the answer
 is the same with the prefilter, while its database compiles, and where Hyperscan has no wheel
 (tests/scrub/test_differential.py checks it on fuzz and fixtures).
 
@@ -74,6 +74,10 @@ They run one line at a time, from their trigger's reach (tests/linear checks tha
 linear on hostile input; tests/scrub/test_table.py that this list is complete)."""
 
 _LOOKBACK = 4096  # how far before its trigger a match of a pattern without ``reach`` may start
+_STRADDLE = 256
+"""How far past the start of a search a trigger occurrence that began before it is looked for,
+when the trigger's own length has no bound. A match starts where its trigger does (the trigger
+matches the start of every match), so this only widens the search in odd cases."""
 
 
 class _Found:
@@ -100,6 +104,7 @@ _Hit = re.Match[str] | _Found
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_sre_parse: Any = importlib.import_module("re._parser").parse
 
 
 class _Text:
@@ -124,8 +129,8 @@ class _Text:
             return char
         if char >= self._chars_at:
             b = self._bytes_at + _re2.CharLenToBytes(self.data, self._bytes_at, char - self._chars_at)
-        else:
-            b = _re2.CharLenToBytes(self.data, 0, char)
+        else:  # back from the known pair, not from the start: a step back costs its length
+            b = self._bytes_at - len(self.text[char : self._chars_at].encode("utf-8", "surrogatepass"))
         self._chars_at, self._bytes_at = char, b
         return int(b)
 
@@ -135,7 +140,7 @@ class _Text:
         if byte >= self._bytes_at:
             c = self._chars_at + _re2.BytesToCharLen(self.data, self._bytes_at, byte)
         else:
-            c = _re2.BytesToCharLen(self.data, 0, byte)
+            c = self._chars_at - _re2.BytesToCharLen(self.data, byte, self._bytes_at)
         self._chars_at, self._bytes_at = c, byte
         return int(c)
 
@@ -243,13 +248,24 @@ class _Branch:
             return None if found is None else _Found(found.start(), found.end(), {g: found.span(g) for g in self.groups})
         return _Found(start, end, got)
 
-    def trigger_at(self, t: _Text, pos: int) -> tuple[int, int] | None:
-        """The first occurrence of the trigger starting at or after ``pos``."""
+    @functools.cached_property
+    def trigger_width(self) -> int | None:
+        """The longest text the trigger can match, or ``None`` (no bound)."""
+        try:
+            width = int(_sre_parse(self.trigger or self.pattern).getwidth()[1])
+        except Exception:
+            return None
+        return width if width < 1 << 16 else None
+
+    def trigger_at(self, t: _Text, pos: int, end: int | None = None) -> tuple[int, int] | None:
+        """The first occurrence of the trigger starting at or after ``pos`` (and ending by
+        ``end``)."""
         screen = self.screen
         if isinstance(screen, re.Pattern):
-            found = bounded_search(screen, t.text, pos)
+            found = bounded_search(screen, t.text, pos, end)
             return None if found is None else found.span()
-        s, e = screen.Match(_UNANCHORED, t.data, t.to_byte(pos), len(t.data))[0]
+        stop = len(t.data) if end is None else t.to_byte(end)
+        s, e = screen.Match(_UNANCHORED, t.data, t.to_byte(pos), stop)[0]
         return None if s < 0 else (t.to_char(s), t.to_char(e))
 
     def re_search(self, t: _Text, pos: int, state: list[int]) -> re.Match[str] | None:
@@ -282,8 +298,14 @@ class _Branch:
                 floor = max(0, pos - back)
                 found_nl = text.rfind("\n", floor, pos)
                 at = floor if found_nl < 0 else found_nl + 1
+                # it ends within the trigger's width after pos (a trigger without a bound:
+                # _STRADDLE), and by the end of the next occurrence (known): look no further
+                # (the gap to the next occurrence is not scanned twice)
+                bound = pos + (_STRADDLE if self.trigger_width is None else self.trigger_width)
+                if state[1] <= n:
+                    bound = min(bound, state[2])
                 while at < pos:
-                    before = self.trigger_at(t, at)
+                    before = self.trigger_at(t, at, bound)
                     if before is None or before[0] >= pos:
                         break
                     at = max(before[1], before[0] + 1)
@@ -577,9 +599,8 @@ class _Prefilter:
     def fired(self, text: str) -> frozenset[int] | None:
         """The indexes of the patterns whose trigger fires somewhere in ``text``.
 
-        ``None`` means the prefilter cannot answer (no compile, unencodable text). Each trigger
-        reports once (``HS_FLAG_SINGLEMATCH``): a text holding thousands of triggers costs no
-        more callbacks than one holding each once.
+        ``None`` means the prefilter cannot answer (no compile, unencodable text). Only which
+        patterns fired counts: no positions are kept, sorted or converted to characters.
         """
         if self._broken:
             return None
