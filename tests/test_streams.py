@@ -7,6 +7,7 @@ and signals.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import importlib.util
 import json
@@ -190,6 +191,40 @@ class TestEndlessInputs:
         assert r.returncode == 0, r.stderr
         assert b"root cause: ValueError: bad input" in r.stdout
 
+    def test_trace_across_a_window_edge_comes_out_whole(self, tmp_path: Path) -> None:
+        """A real 2 MB traceback (a mutual recursion 24,000 calls deep, printed by the
+        interpreter) that starts before the 1 MiB overlap of the first 8 MiB window and ends
+        past the window: every frame and the exception line are there. Before: the frames up to
+        the window's end, without the exception."""
+        script = tmp_path / "deep.py"
+        script.write_text(
+            "import sys\n"
+            "sys.setrecursionlimit(60000)\n"
+            "sys.tracebacklimit = 100000  # the interpreter prints 1,000 frames by default\n"
+            "def ping(n):\n    return pong(n - 1) if n else fail()\n"
+            "def pong(n):\n    return ping(n - 1)\n"
+            "def fail():\n    raise ValueError('deep failure at the bottom')\n"
+            "ping(24000)\n"
+        )
+        trace = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                               timeout=120, check=False).stderr
+        assert trace.startswith("Traceback"), trace[-300:]
+        assert len(trace) > 2_000_000
+        alone = parse_trace(trace)
+        path = tmp_path / "app.log"
+        pad = "2024-05-01 12:00:00 INFO nothing happened here at all\n"
+        with path.open("w", encoding="utf-8") as fh:
+            fh.write(pad * ((6 << 20) // len(pad)))  # the trace starts at 6 MiB, ends past 8
+            fh.write(trace)
+            fh.write(pad * 100_000)
+        r = hintline("trace", "--json", "--limit", "0", str(path), timeout=300)
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        assert out["root_cause"] == {"type": "ValueError", "message": "deep failure at the bottom"}
+        assert out["exceptions"] == alone.to_dict()["exceptions"]
+        (exc,) = alone.exceptions
+        assert len(exc.frames) + exc.omitted == 24003  # <module>, 24,001 calls, fail
+
     def test_clean_reads_a_large_file_at_its_ends(self, tmp_path: Path) -> None:
         """The hint of a large regular file is the same as reading all of it, from its ends."""
         from hintline.cleaner.bound import read_bounded
@@ -262,8 +297,8 @@ def _commands(tmp: Path) -> dict[str, list[str]]:
     return commands
 
 
-# serve and mcp are servers: standard output is not where they answer (mcp speaks its
-# protocol there and stops when it closes)
+# serve and mcp are servers, tested in TestServers: serve's output is its page, so its standard
+# output does not matter; mcp answers on standard output, so it cannot go on without it
 COMMANDS = [
     "clean", "rules", "scrub", "trace", "logs", "explain", "usage", "scan", "users", "--help",
     "--version",
@@ -295,15 +330,153 @@ class TestOutputErrors:
         assert b"Exception ignored" not in r.stderr
 
 
+@pytest.mark.parametrize("name", ["clean", "scrub", "trace", "logs"])
+def test_closed_stdin_is_one_line(name: str) -> None:
+    """``hintline CMD <&-`` reads standard input: one line and a non-zero status. Before: an
+    AttributeError traceback."""
+    argv = [sys.executable, "-m", "hintline", name, *(["-"] if name == "logs" else [])]
+    r = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=ENV, timeout=60,
+                       check=False, preexec_fn=lambda: os.close(0))
+    assert r.returncode not in (0, 1), r.stderr
+    lines = r.stderr.decode().strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith(f"hintline {name}: ")
+    assert lines[0].endswith("standard input is closed")
+
+
+_INITIALIZE = json.dumps({
+    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}) + "\n"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _popen(argv: list[str], target: str, **kw: object) -> subprocess.Popen[bytes]:
+    """``python -m hintline ARGV`` with standard output closed, a full disk, or a pipe."""
+    if target == "closed":
+        kw.update(stdout=subprocess.DEVNULL, preexec_fn=lambda: os.close(1))
+    elif target == "full":
+        kw.update(stdout=open("/dev/full", "w"))  # noqa: SIM115 - closed with the process
+    else:
+        kw.update(stdout=subprocess.PIPE)
+    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "hintline", *argv], stderr=subprocess.PIPE, env=ENV, **kw
+    )
+
+
+@pytest.mark.skipif(not importlib.util.find_spec("mcp"), reason="the mcp extra is not installed")
+class TestMcpOutput:
+    @pytest.mark.parametrize("target", ["closed", "full"])
+    def test_no_way_to_answer_is_one_line_and_74(self, target: str) -> None:
+        """The client waits for an answer that cannot be written: the server stops with one line
+        and status 74. Before: a full disk gave an exception group traceback and status 1."""
+        proc = _popen(["mcp"], target, stdin=subprocess.PIPE)
+        assert proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # closed: it may have stopped already
+            proc.stdin.write(_INITIALIZE.encode())
+            proc.stdin.flush()
+        try:
+            _, err = proc.communicate(timeout=60)  # stdin stays open until it exits by itself
+        finally:
+            proc.kill()
+        assert proc.returncode == 74, err
+        assert err.decode().strip().splitlines() == [
+            "hintline: cannot write the output: "
+            + ("standard output is closed" if target == "closed" else "No space left on device")
+        ]
+
+    def test_client_gone_is_quiet(self) -> None:
+        """The client closed its end of the server's standard output: that ends the session like
+        closing standard input does, status 0. Before: a BrokenPipeError traceback, status 1."""
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "hintline", "mcp"], stdin=subprocess.PIPE, stdout=write,
+                stderr=subprocess.PIPE, env=ENV,
+            )
+        finally:
+            os.close(write)
+        assert proc.stdin is not None
+        proc.stdin.write(_INITIALIZE.encode())
+        proc.stdin.flush()
+        try:
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        assert proc.returncode == 0, err
+        assert err == b""
+
+    def test_closed_stdin_is_one_line(self) -> None:
+        """Before: an AttributeError traceback."""
+        r = subprocess.run([sys.executable, "-m", "hintline", "mcp"], stdin=subprocess.DEVNULL,
+                           capture_output=True, env=ENV, timeout=60, check=False,
+                           preexec_fn=lambda: os.close(0))
+        assert r.returncode == 1
+        assert r.stderr.decode().strip().splitlines() == [
+            "hintline mcp: standard input is closed: an MCP client speaks to this server on it"
+        ]
+
+
+@pytest.mark.skipif(not importlib.util.find_spec("argon2"), reason="the web extra is not installed")
+class TestServeOutput:
+    @pytest.mark.parametrize("target", ["closed", "full"])
+    def test_serves_without_standard_output(self, tmp_path: Path, target: str) -> None:
+        """The page is serve's output; its messages go to standard error: without a standard
+        output it serves as usual and stops cleanly. Before: stdout closed gave a traceback
+        (uvicorn's formatter asks it ``isatty()``) and no server."""
+        import httpx
+
+        from hintline.web._users import UserStore
+
+        users = tmp_path / "users.toml"
+        UserStore(users).add("root", "admin-password-1", "admin")
+        log = tmp_path / "app.log"
+        log.write_text("2024-05-01 12:00:00,000 ERROR app: import failed\n" + PYTHON_TRACE)
+        port = _free_port()
+        proc = _popen(["serve", str(log), "--users", str(users), "--port", str(port)], target)
+        try:
+            deadline = time.monotonic() + 60
+            health = None
+            while time.monotonic() < deadline and proc.poll() is None:
+                with contextlib.suppress(httpx.HTTPError):
+                    health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                    break
+                time.sleep(0.1)
+            assert health is not None, proc.poll()
+            assert health.text == "ok"
+            assert httpx.get(f"http://127.0.0.1:{port}/login", timeout=10).status_code == 200
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        assert proc.returncode == 0, err
+        assert err.decode().strip().splitlines() == [
+            f"hintline serve: serving error hints on http://127.0.0.1:{port}/"
+        ]
+
+
+def _scan_corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "logs"
+    corpus.mkdir()
+    with (corpus / "app.log").open("w", encoding="utf-8") as fh:
+        for i in range(300_000):
+            fh.write(f"2024-05-01 12:{i % 60:02d}:{i % 60:02d},000 ERROR app.m{i % 97}: "
+                     f"failed to load item {i * 7919 % 1000003} for order {i}\n")
+    return corpus
+
+
 class TestScanInterrupt:
     def test_ctrl_c_exits_promptly(self, tmp_path: Path) -> None:
         """Before: the parent waited for every worker to finish its chunk (42 s and more)."""
-        corpus = tmp_path / "logs"
-        corpus.mkdir()
-        with (corpus / "app.log").open("w", encoding="utf-8") as fh:
-            for i in range(300_000):
-                fh.write(f"2024-05-01 12:{i % 60:02d}:{i % 60:02d},000 ERROR app.m{i % 97}: "
-                         f"failed to load item {i * 7919 % 1000003} for order {i}\n")
+        corpus = _scan_corpus(tmp_path)
         proc = subprocess.Popen(
             [sys.executable, "-m", "hintline", "scan", str(corpus), "-j", "2", "--chunk-mb", "16",
              "--state", str(tmp_path / "state")],
@@ -321,6 +494,34 @@ class TestScanInterrupt:
         assert proc.returncode == 130
         assert b"run the same command again to resume" in err
         assert took < 10, f"{took:.1f} s"
+
+
+    def test_a_killed_worker_ends_the_scan(self, tmp_path: Path) -> None:
+        """A worker killed in the middle (the kernel's out-of-memory killer, an operator): one
+        line that says so, status 2, the other worker ended too, nothing waits for an answer
+        that cannot come. Before: a BrokenProcessPool traceback."""
+        corpus = _scan_corpus(tmp_path)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "hintline", "scan", str(corpus), "-j", "2", "--chunk-mb", "4",
+             "--state", str(tmp_path / "state")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(_children(proc.pid)) < 2:
+            time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, "the workers did not start"
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 2, err
+        lines = err.decode().strip().splitlines()
+        assert lines[-1] == (
+            "hintline scan: a scan worker ended unexpectedly (signal 9); the finished chunks are "
+            "kept: run the same command again to resume"
+        ), err
+        assert b"Traceback" not in err
+        for pid in workers[1:]:  # ended and reaped by the parent, not left running
+            assert not Path(f"/proc/{pid}").exists()
 
 
 def _children(pid: int) -> list[int]:

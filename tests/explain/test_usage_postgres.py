@@ -14,6 +14,7 @@ from hintline.cli import main
 from hintline.exceptions import ConfigError
 from hintline.explain import Configuration, TrustZone, UsageRecord, UsageSettings, explain
 from hintline.explain import open_usage_store as open_store
+from hintline.explain._usage import PendingRecords, UsageDeferred
 from hintline.explain._usage_postgres import PostgresUsageStore
 from tests.services.llama import free_port
 
@@ -82,3 +83,61 @@ def test_unreachable_database_is_a_config_error():
     assert "hunter2secret" not in str(caught.value)
     assert "\n" not in str(caught.value)
     assert str(caught.value).startswith("usage database postgresql:")
+
+
+def _record(minute: int, outcome: str = "guess") -> UsageRecord:
+    return UsageRecord(at=datetime(2026, 11, 30, 8, minute, tzinfo=UTC), configuration="c",
+                       model="m", zone="local", prompt_tokens=1, completion_tokens=2,
+                       duration_ms=3, outcome=outcome, entry_key=None)
+
+
+class TestRecordsWait:
+    """Issue 14: a usage table locked (or a server down) past the timeout must not lose the
+    call: the answer is shown, the record waits beside the default SQLite file and goes in with
+    the next one, as on SQLite. Before: "usage not recorded", and a locked table was waited for
+    for ever (PostgreSQL has no lock timeout by default)."""
+
+    def test_locked_table_keeps_the_answer_and_the_record(self, usage_dsn, tmp_path):
+        store = PostgresUsageStore(usage_dsn, pending_dir=tmp_path, timeout=0.5)
+        store.record(_record(0))  # creates the table
+        holder = psycopg.connect(usage_dsn)  # another session, in a migration
+        holder.execute("LOCK TABLE hintline_usage IN ACCESS EXCLUSIVE MODE")
+        try:
+            result = explain(make_entry(frames=(frame("/srv/app/a.py"),)),
+                             configuration=Configuration(name="local", zone=TrustZone.LOCAL),
+                             project_root="/srv/app", provider=FixedProvider.answering("c", "n", 0),
+                             usage=store)
+        finally:
+            holder.rollback()
+            holder.close()
+        assert result.cause == "c"
+        assert result.usage_note is not None
+        assert "lock timeout" in result.usage_note
+        assert "recorded with the next one" in result.usage_note
+        assert store.pending_path.parent == tmp_path
+        assert store.pending_path.exists()
+        store.record(_record(5))  # the lock has cleared: the waiting record goes in first
+        assert not store.pending_path.exists()
+        assert [r.outcome for r in store.recent()] == ["guess", "anchored", "guess"]
+
+    def test_server_down_keeps_the_record(self, tmp_path):
+        """A server nobody answers: the record waits, the note has no password."""
+        dsn = f"postgresql://u:hunter2secret@127.0.0.1:{free_port()}/db"
+        store = PostgresUsageStore(dsn, pending_dir=tmp_path, timeout=1)
+        with pytest.raises(UsageDeferred) as caught:
+            store.record(_record(1, "timeout"))
+        note = str(caught.value)
+        assert "hunter2secret" not in note
+        assert "\n" not in note
+        assert note.startswith("usage database postgresql:")
+        assert str(store.pending_path) in note
+        assert [r.outcome for r in PendingRecords(store.pending_path).read()] == ["timeout"]
+        assert "hunter2secret" not in store.pending_path.name
+
+    def test_open_usage_store_waits_beside_the_sqlite_file(self, usage_dsn, tmp_path):
+        store = open_store(UsageSettings(dsn=usage_dsn, path=tmp_path / "state" / "usage.sqlite3"))
+        assert isinstance(store, PostgresUsageStore)
+        assert store.pending_path.parent == tmp_path / "state"
+        other = open_store(UsageSettings(dsn=usage_dsn + "x", path=tmp_path / "state" / "usage.sqlite3"))
+        assert isinstance(other, PostgresUsageStore)
+        assert other.pending_path != store.pending_path  # one file per database

@@ -15,15 +15,20 @@ Only public surfaces are used, so the same harness measures an older hintline
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import json
 import logging
+import os
 import random
+import re
 import string
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 _RNG = random.Random(14)
 _ALNUM = string.ascii_letters + string.digits
@@ -217,8 +222,8 @@ def hint_surfaces(planted: list[Planted], tmp: Path) -> dict[str, list[tuple[Pla
 
 
 def log_surfaces(planted: list[Planted], tmp: Path) -> dict[str, list[tuple[Planted, str]]]:
-    """``hintline logs`` (text, --raw, --json, --group), the web page's listing and the
-    ``explain`` payload of each entry."""
+    """``hintline logs`` (text, --raw, --json, --group) and the ``explain`` payload of each
+    entry."""
     out: dict[str, list[tuple[Planted, str]]] = {}
     for i, p in enumerate(planted):
         log = tmp / f"app{i}.log"
@@ -237,22 +242,8 @@ def log_surfaces(planted: list[Planted], tmp: Path) -> dict[str, list[tuple[Plan
         out.setdefault("logs --group", []).append(
             (p, _cli(["logs", "--group", "--raw", str(log)]) + _cli(["logs", "--group", "--json", str(log)]))
         )
-        web = _web_listing(log)
-        if web is not None:
-            out.setdefault("web listing", []).append((p, web))
         out.setdefault("explain payload", []).append((p, _explain(log, tmp)))
     return out
-
-
-def _web_listing(log: Path) -> str | None:
-    """What the page shows of each entry; ``None`` without the ``web`` extra."""
-    try:
-        from hintline.web._service import list_entries
-    except Exception:  # MissingExtraError: the extra is not installed here
-        return None
-
-    listing = list_entries([str(log)], search=None, page=0, page_size=50)
-    return "\n".join(repr(e) for e in listing.entries) + (listing.error or "")
 
 
 def _explain(log: Path, root: Path) -> str:
@@ -272,6 +263,150 @@ def _explain(log: Path, root: Path) -> str:
             parts.append(json.dumps(list(request.messages), default=str))
     return "\n".join(parts)
 
+
+
+_KEY_FIELD = re.compile(r'name="key" value="([^"]+)"')
+
+
+def web_surfaces(planted: list[Planted], tmp: Path) -> dict[str, list[tuple[Planted, str]]]:
+    """The page as a browser gets it over HTTP from a real uvicorn: the listing page, each entry's
+    hint page (the entry, and a model's answer whose cause and next step cross their 200-character
+    cut, or an answer that is not JSON, previewed in 80 characters), the usage page; and every
+    request the model server received. Empty without the ``web`` extra.
+
+    The bodies are compared after HTML unescaping, so an escaped ``&`` hides nothing. The page has
+    no JSON endpoint (``/healthz`` says ``ok``).
+    """
+    try:
+        import httpx
+
+        from hintline.web import Settings
+        from hintline.web._users import UserStore
+        from tests.web._fake_model import held_model, model_config
+        from tests.web.conftest import csrf_of, served
+    except Exception:  # MissingExtraError: the extra is not installed here
+        return {}
+
+    log = tmp / "app.log"
+    users = tmp / "users.toml"
+    UserStore(users).add("root", "admin-password-1", "admin")
+    out: dict[str, list[tuple[Planted, str]]] = {"web pages": [], "web model request": []}
+    with held_model() as model:
+        model.release.set()  # every request answers at once
+        config = model_config(tmp, model.base_url, "leak-model", project_root=tmp)
+        settings = Settings(
+            log_paths=(str(log),), users_path=users, config_path=str(config),
+            page_size=50, allowed_hosts=("127.0.0.1",),
+        )
+        with served(settings) as base, httpx.Client(base_url=base, timeout=60) as c:
+            token = csrf_of(c.get("/login").text)
+            form = {"username": "root", "password": "admin-password-1", "csrf": token}
+            assert c.post("/login", data=form).status_code == 303
+            for p in planted:
+                log.unlink(missing_ok=True)
+                records: list[tuple[str, BaseException | None]] = []
+                for n in around(160 - 4, p):
+                    records.append((f"{pad(n)}{p.text}", None))
+                for n in around(500, p):
+                    records.append((f"{pad(n)}{p.text}", RuntimeError(p.text)))
+                _python_log(log, records)
+                model.calls.clear()
+                index = c.get("/")
+                bodies = [index.text]
+                token = csrf_of(index.text)
+                # the answers go to whichever entry's call comes first: the entries are asked at once
+                model.replies[:] = [_json_answer(p, n) for n in around(200, p)]
+                model.replies += [f"{pad(n)}{p.text}" for n in around(80 - 1, p)]
+                asked = [_ask(c, token, html.unescape(k)) for k in _KEY_FIELD.findall(index.text)]
+                bodies += [_answer_page(c, where) for where in asked]
+                bodies.append(c.get("/usage").text)
+                out["web pages"].append((p, html.unescape("\n".join(bodies))))
+                out["web model request"].append((p, json.dumps(model.calls)))
+    return out
+
+
+def _json_answer(p: Planted, n: int) -> str:
+    """A model's answer whose cause and next step hold the secret across their cut."""
+    return json.dumps({"cause": f"{pad(n)}{p.text}", "next_step": f"{pad(n)}{p.text}", "frame": 0})
+
+
+def _ask(c: Any, token: str, key: str) -> str:
+    """Ask for the hint of ``key``: the answer page's address, or the refusal page itself."""
+    r = c.post("/hint", data={"csrf": token, "key": key})
+    return str(r.headers["location"]) if r.status_code == 303 else str(r.text)
+
+
+def _answer_page(c: Any, where: str) -> str:
+    """Follow the "being made" page at ``where`` to the answer."""
+    if not where.startswith("/hint/"):
+        return where
+    deadline = time.monotonic() + 60
+    while True:
+        page = c.get(where)
+        if 'http-equiv="refresh"' not in page.text or time.monotonic() > deadline:
+            return str(page.text)
+        time.sleep(0.02)
+
+
+def mcp_surfaces(planted: list[Planted], tmp: Path) -> dict[str, list[tuple[Planted, str]]]:
+    """What an MCP client receives: ``hintline mcp`` over real stdio (``clean_error`` across the
+    64- and 240-character cuts, ``scrub``), and a server under ``guard_server`` whose tool fails
+    with the secret in its message and arguments (hints, the escalation summary's 200-character
+    arguments). Empty without the ``mcp`` extra."""
+    try:
+        import anyio
+        from mcp import Client, StdioServerParameters
+        from mcp.server.mcpserver import MCPServer
+        from mcp_types import TextContent
+
+        from hintline.integrations.mcp import guard_server
+    except Exception:  # the extra is not installed here
+        return {}
+    import hintline
+
+    src = str(Path(hintline.__file__).resolve().parents[1])
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "hintline", "mcp"],
+        env={"PYTHONPATH": os.pathsep.join([src, *sys.path])},
+    )
+
+    def text_of(result: Any) -> str:
+        texts = [c.text for c in result.content if isinstance(c, TextContent)]
+        return "\n".join(texts) + "\n" + json.dumps(result.structured_content)
+
+    def failing_server() -> Any:
+        server = guard_server(MCPServer("leaks"))
+
+        @server.tool()
+        def search(q: str) -> str:
+            """Search."""
+            raise ValueError(q)
+
+        return server
+
+    out: dict[str, list[tuple[Planted, str]]] = {"mcp": [], "mcp guard": []}
+
+    async def run() -> None:
+        async with Client(params) as client:
+            for p in planted:
+                texts = []
+                for cut in (64, 240 - len("Hint: RuntimeError: ")):
+                    for n in around(cut, p):
+                        for text in (f"RuntimeError: {pad(n)}{p.text}", f"KeyError: '{pad(n)}{p.text}'"):
+                            texts.append(text_of(await client.call_tool("clean_error", {"text": text})))
+                texts.append(text_of(await client.call_tool("scrub", {"text": p.text})))
+                out["mcp"].append((p, "\n".join(texts)))
+        for p in planted:
+            for n in around(200 - len('{"q":"'), p):
+                async with Client(failing_server(), mode="legacy") as client:
+                    texts = []
+                    for _ in range(4):
+                        result = await client.call_tool("search", {"q": f"{pad(n)}{p.text}"})
+                        texts.append(text_of(result))
+                out["mcp guard"].append((p, "\n".join(texts)))
+
+    anyio.run(run)
+    return out
 
 def trace_surfaces(planted: list[Planted], tmp: Path) -> dict[str, list[tuple[Planted, str]]]:
     """``hintline trace`` (text and JSON) with the secret in a message cut at 4,096 / 8,192."""
@@ -417,6 +552,8 @@ SURFACES: tuple[Surface, ...] = (
     scan_surfaces,
     guard_surfaces,
     logging_surfaces,
+    web_surfaces,
+    mcp_surfaces,
 )
 
 

@@ -24,8 +24,10 @@ SURFACES = [
     "clean", "cli clean", "logs", "logs --raw", "logs --json", "logs --group", "explain payload",
     "trace", "scan", "guard", "logging formatter",
 ]
-if importlib.util.find_spec("starlette") and importlib.util.find_spec("jinja2"):
-    SURFACES.append("web listing")
+if all(importlib.util.find_spec(m) for m in ("starlette", "jinja2", "uvicorn", "httpx")):
+    SURFACES += ["web pages", "web model request"]
+if importlib.util.find_spec("mcp"):
+    SURFACES += ["mcp", "mcp guard"]
 if importlib.util.find_spec("structlog"):
     SURFACES.append("structlog")
 

@@ -6,6 +6,8 @@ pass) and in a text it was not written from (inside a longer log line, next to o
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from hintline.scrub import SECRETS, Scrubber, scrub
@@ -36,6 +38,14 @@ LEAKS = [
     ("postgresql:/app:S3cretPw1@db:5432/shop", "S3cretPw1"),
     ("DATABASE_URL=postgres//app:S3cretPw1@db.internal/shop", "S3cretPw1"),
     ("could not connect to app:S3cretPw1@10.0.0.7:6432 (timeout)", "S3cretPw1"),
+    # a YAML block scalar: the value on the next, indented line (the YAML spec's `|`, `>`,
+    # chomping and indentation indicators, a comment after them); test_yaml_shapes_are_real
+    # checks that a YAML parser reads the secret out of each
+    ("db:\n  user: app\n  password: |\n    S3cretPw1\n  host: db\n", "S3cretPw1"),
+    ("api_key: >-\n  Zm9vYmFyYmF6cXV4\nregion: eu\n", "Zm9vYmFyYmF6cXV4"),
+    ("client_secret: |2  # rotated monthly\n    Zq9xW2vT7kL3\n", "Zq9xW2vT7kL3"),
+    # a long bare value wrapped, the rest alone on the next line (as a bearer token wrapped)
+    ("refresh failed: token=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi\n    Y2RlZmdoaWprbG1u0\n", "Y2RlZmdoaWprbG1u0"),
 ]
 
 # texts that must come out unchanged
@@ -52,7 +62,58 @@ KEEP = [
     "git@github.com:org/repo.git",
     "mail admin@example.com at 10:30",
     "GET /login?next=https%3A%2F%2Fexample.com%2Fhome",
+    # a YAML block indicator is no value; a shell pipe after a key is no block scalar
+    "password: |\nnext: 1\n",
+    "echo password: | grep -v secret",
 ]
+
+
+YAML_SHAPES = [(text, secret) for text, secret in LEAKS if ": |" in text or ": >" in text]
+
+
+@pytest.mark.parametrize(("text", "secret"), YAML_SHAPES)
+def test_yaml_shapes_are_real(text: str, secret: str) -> None:
+    """Each YAML shape above is YAML whose value holds the secret (PyYAML reads it)."""
+    yaml = pytest.importorskip("yaml")
+
+    def values(node: object) -> list[str]:
+        if isinstance(node, dict):
+            return [v for x in node.values() for v in values(x)]
+        return [str(node)]
+
+    assert any(secret in v for v in values(yaml.safe_load(text)))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2024-05-01 12:00:01 ERROR bad settings {{'user': 'app', 'password': '{v}', 'retries': 3}}",
+        '2024-05-01 12:00:01 ERROR rejected {{"user": "app", "api_key": "{v}"}}',
+    ],
+)
+@pytest.mark.parametrize("kept", [0, 1, 10, 30, 47])
+def test_a_quoted_value_folded_onto_the_next_line_is_masked(line: str, kept: int) -> None:
+    """A long log line broken at a fixed width (coreutils ``fold``, as a pager, a terminal copy or
+    a line-length limit of a log shipper does) cuts the quoted value in two: neither half
+    survives, wherever the cut falls (``kept`` characters of it on the first line)."""
+    value = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u"
+    text = line.format(v=value)
+    width = text.index(value) + kept
+    folded = subprocess.run(["fold", "-w", str(width)], input=text + "\n", capture_output=True,
+                            text=True, check=True).stdout
+    assert value[kept:] in folded.splitlines()[1]
+    for fast in (True, False):
+        out = FULL._report(folded, fast=fast).text
+        for i in range(len(value) - 5):
+            assert value[i : i + 6] not in out, (value[i : i + 6], out)
+
+
+def test_a_short_value_does_not_take_the_next_line() -> None:
+    """Only a long first part running to the line's end is taken as wrapped."""
+    out = scrub("token=abc123\nnext line 123\n")
+    assert out == "token=***\nnext line 123\n"
+    out = scrub("password: Zm9vYmFyYmF6cXV4MTIzNDU2\n2024-05-01 12:00:01 INFO next request\n")
+    assert out.endswith("\n2024-05-01 12:00:01 INFO next request\n")
 
 
 @pytest.mark.parametrize(("text", "secret"), LEAKS)

@@ -29,6 +29,7 @@ class HeldModel:
         default_factory=lambda: {"cause": "the key is missing", "next_step": "check the dict", "frame": 0}
     )
     content: str | None = None  # sent as is instead of ``answer`` (a cut-off reply)
+    replies: list[str] = field(default_factory=list)  # sent as is, one per request, before ``content``
     finish_reason: str = "stop"
     usage: dict[str, int] = field(
         default_factory=lambda: {"prompt_tokens": 321, "completion_tokens": 45, "total_tokens": 366}
@@ -46,6 +47,9 @@ def held_model() -> Iterator[HeldModel]:
             state.calls.append(body)
             state.received.set()
             state.release.wait(60)
+            content = state.content if state.content is not None else json.dumps(state.answer)
+            with contextlib.suppress(IndexError):
+                content = state.replies.pop(0)
             reply = {
                 "object": "chat.completion",
                 "model": MODEL,
@@ -54,7 +58,7 @@ def held_model() -> Iterator[HeldModel]:
                     "finish_reason": state.finish_reason,
                     "message": {
                         "role": "assistant",
-                        "content": state.content if state.content is not None else json.dumps(state.answer),
+                        "content": content,
                     },
                 }],
                 "usage": state.usage,

@@ -7,10 +7,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from hintline import scrub as _scrub_package
 from hintline._text import valid_text
 from hintline.categories import Category, Kind, Retry
 from hintline.rules._model import Rule
-from hintline.scrub import cut_scrubbed, scrub
+from hintline.scrub import cut_scrubbed, scrub, scrub_report
 
 __all__ = [
     "MAX_HINT_CHARS",
@@ -73,6 +74,36 @@ class Hint:
     retry: Retry | None
 
 
+# The frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (about
+# 0.8 µs a hint); the hot path sets the slots directly: the same object, half the cost.
+_new_object = object.__new__
+_set_text, _set_category, _set_rule, _set_key, _set_kind, _set_retry = (
+    Hint.__dict__[name].__set__ for name in ("text", "category", "rule", "key", "kind", "retry")
+)
+
+
+def _new_hint(
+    text: str, category: Category, rule: str | None, key: str | None, kind: Kind, retry: Retry | None
+) -> Hint:
+    """``Hint(text, category, rule, key, kind, retry)``, built without the dataclass's
+    ``__init__`` (``tests/cleaner/test_render.py`` checks they are equal, alike in every way)."""
+    hint: Hint = _new_object(Hint)
+    _set_text(hint, text)
+    _set_category(hint, category)
+    _set_rule(hint, rule)
+    _set_key(hint, key)
+    _set_kind(hint, kind)
+    _set_retry(hint, retry)
+    return hint
+
+
+# a category's kind and retry are properties (an Enum's hash is computed in Python): looked up
+# once here, by the member's value (a str, whose hash is cached)
+_KIND_RETRY: dict[str, tuple[Kind, Retry | None]] = {
+    category._value_: (category.kind, category.retry) for category in Category
+}
+
+
 def _strip_pairs(value: str) -> str:
     while len(value) >= 2 and _PAIRS.get(value[0]) == value[-1]:
         inner = value[1:-1]
@@ -87,6 +118,12 @@ def normalise(value: str | None, *, split: bool = True) -> str:
     ``split=False`` a composite ``a, b`` is kept whole (a key list: every column)."""
     if value is None:
         return UNKNOWN
+    if len(value) <= MAX_VALUE_CHARS and "," not in value and value.isascii() and value.isprintable():
+        # printable ASCII (no control character, no whitespace but the space), no composite,
+        # not too long: nothing to remove, scrub or cut below (`user_id`, `'users'`)
+        if " " in value:
+            value = " ".join(value.split())
+        return _strip_pairs(value) if value[:1] in _PAIRS else value
     if not value.isascii() or not value.isprintable():
         value = _CONTROL.sub("", value)
     value = _strip_pairs(" ".join(value.split()))
@@ -105,14 +142,24 @@ def finish(text: str) -> str:
     Scrubbing comes first: a secret wrapped onto the next line is recognised only while the
     line break is still there.
     """
-    text = " ".join(scrub(valid_text(text)).split())
+    return _finish(valid_text(text), scrub(valid_text(text)))
+
+
+def _finish(text: str, scrubbed: str) -> str:
+    """:func:`finish` of ``text`` (valid Unicode) given ``scrubbed``, its :func:`scrub`."""
+    text = scrubbed
+    # collapse whitespace, unless there is nothing to collapse (printable: no whitespace but
+    # the ASCII space; no run of spaces, none at the ends)
+    if not text.isprintable() or "  " in text or text[:1] == " " or text[-1:] == " ":
+        text = " ".join(text.split())
     if not text.startswith(PREFIX):
         text = PREFIX + text
     return cut_scrubbed(text, MAX_HINT_CHARS, _ELLIPSIS)
 
 
 def make(category: Category, text: str, rule: str | None, key: str | None) -> Hint:
-    return Hint(text, category, rule, key, category.kind, category.retry)
+    kind, retry = _KIND_RETRY[category._value_]
+    return _new_hint(text, category, rule, key, kind, retry)
 
 
 def make_hint(category: Category, text: str, rule: str | None, key: str | None) -> Hint:
@@ -157,17 +204,104 @@ def _key_list(value: str | None) -> str:
     """A key list's parts, each normalised, joined by ``, `` (``('a', 'b')`` gives ``a, b``)."""
     if value is None:
         return UNKNOWN
+    return cut_scrubbed(scrub(_joined(value)), MAX_VALUE_CHARS, "")
+
+
+def _joined(value: str) -> str:
+    """A key list's parts, each normalised, joined by ``, `` (not yet scrubbed nor cut)."""
     whole = normalise(value, split=False)
-    joined = ", ".join(normalise(part, split=False) for part in whole.split(","))
-    return cut_scrubbed(scrub(joined), MAX_VALUE_CHARS, "")
+    return ", ".join(normalise(part, split=False) for part in whole.split(","))
+
+
+def _quiet(text: str) -> bool:
+    """Whether the scrubber's prefilter finds no trigger in ``text``, so that :func:`scrub`
+    returns it, and every substring of it, unchanged (``False`` when it cannot tell).
+
+    A substring too: each trigger is a pattern without anchors, word boundaries or
+    look-arounds (checked once, :func:`_substring_closed`), so a trigger matching inside a part
+    of ``text`` matches inside ``text``; and :func:`scrub` returns a text in which no trigger
+    fires as it is. One prefilter scan thus answers for a rendered hint and its key.
+    """
+    prefilter = getattr(_scrub_package._DEFAULT, "_prefilter", None)
+    if prefilter is None or not _substring_closed(prefilter):
+        return False
+    try:
+        return bool(prefilter.regions(text) == [])
+    except Exception:  # scrub decides
+        return False
+
+
+_closed: dict[int, tuple[object, bool]] = {}
+
+
+def _substring_closed(prefilter: object) -> bool:
+    """Whether every trigger of ``prefilter`` matches by its characters alone (no assertion),
+    so that whatever it matches in a substring it matches in the whole."""
+    known = _closed.get(id(prefilter))
+    if known is not None and known[0] is prefilter:
+        return known[1]
+    try:
+        triggers = [p.trigger or p.pattern for p in prefilter._patterns]  # type: ignore[attr-defined]
+        closed = all(_no_assertion(trigger) for trigger in triggers)
+    except Exception:
+        closed = False
+    _closed[id(prefilter)] = (prefilter, closed)
+    return closed
+
+
+def _no_assertion(pattern: str) -> bool:
+    """Whether ``pattern`` has no anchor, boundary, look-around or back-reference."""
+    from re import _constants as constants  # type: ignore[attr-defined]
+    from re import _parser as parser  # type: ignore[attr-defined]
+
+    banned = {
+        constants.AT,
+        constants.ASSERT,
+        constants.ASSERT_NOT,
+        constants.GROUPREF,
+        constants.GROUPREF_EXISTS,
+        constants.GROUPREF_IGNORE,
+        constants.GROUPREF_LOC_IGNORE,
+        constants.GROUPREF_UNI_IGNORE,
+    }
+    stack: list[object] = [parser.parse(pattern)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, parser.SubPattern):  # type: ignore[attr-defined]
+            for op, av in item.data:
+                if op in banned:
+                    return False
+                stack.append(av)
+        elif isinstance(item, (tuple, list)):
+            stack.extend(item)
+    return True
 
 
 def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     values = {group: normalise(value) for group, value in groups.items()}
-    if rule.key_list and rule.key_group is not None:
-        values[rule.key_group] = _key_list(groups.get(rule.key_group))
-    text = finish(PREFIX + rule.hint.format(**values))
+    key_group = rule.key_group
+    pending = None  # a key list that fits, put in unscrubbed: the hint's scan answers for it
+    if rule.key_list and key_group is not None:
+        raw = groups.get(key_group)
+        joined = None if raw is None else _joined(raw)
+        if joined is not None and len(joined) <= MAX_VALUE_CHARS:
+            values[key_group] = pending = joined
+        else:
+            values[key_group] = _key_list(raw)
+    formatted = valid_text(PREFIX + rule.hint.format_map(values))
+    # one prefilter scan answers for the hint, its key and a pending key list when it finds
+    # nothing (_quiet); else each is scrubbed as before
+    quiet = _quiet(formatted)
+    if pending is not None and key_group is not None and not (quiet and pending in formatted):
+        values[key_group] = _key_list(groups.get(key_group))
+        formatted = valid_text(PREFIX + rule.hint.format_map(values))
+        quiet = _quiet(formatted)
+    text = _finish(formatted, formatted if quiet else scrub_report(formatted).text)
     key = None
-    if rule.key_group is not None and groups.get(rule.key_group) is not None:
-        key = scrub(values[rule.key_group])
-    return make(rule.category, text, rule.name, key)
+    if key_group is not None and groups.get(key_group) is not None:
+        key = values[key_group]
+        if not (quiet and key in formatted):
+            key = scrub(key)
+    category = rule.category
+    kind, retry = _KIND_RETRY[category._value_]
+    return _new_hint(text, category, rule.name, key, kind, retry)

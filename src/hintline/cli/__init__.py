@@ -13,7 +13,7 @@ import errno
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 __all__ = ["main"]
@@ -144,6 +144,63 @@ class _Output:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._target(), name)
+
+
+def output_not_used() -> None:
+    """For a command that writes nothing on standard output (``serve``: its page is its output,
+    its messages go to standard error): a closed standard output is no error for it.
+
+    ``sys.stdout`` and file descriptor 1 then point at the null device, so that libraries that
+    look at standard output (uvicorn's log formatter) work, and no file or socket the server opens
+    becomes descriptor 1. A full disk behind standard output needs nothing: nothing is written.
+    """
+    out = sys.stdout
+    if not isinstance(out, _Output) or out._stream is not None:
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(os.devnull, os.O_WRONLY)
+        if fd != 1:
+            os.dup2(fd, 1)
+            os.close(fd)
+    out._stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+
+
+def write_failure(group: BaseExceptionGroup) -> OSError | None:
+    """The failed write to standard output inside ``group`` (the errors of an asyncio task
+    group), or ``None``.
+
+    A server on stdio (``mcp``) writes its answers from a task; a write that fails there arrives
+    as an exception group. It is told from a failed read of standard input by the write or flush
+    in its traceback (the only writing stream of a stdio transport is standard output).
+    """
+    for exc in _leaves(group):
+        if not isinstance(exc, OSError):
+            continue
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_name in ("write", "flush", "writelines"):
+                return exc
+            tb = tb.tb_next
+    return None
+
+
+def _leaves(group: BaseExceptionGroup) -> Iterator[BaseException]:
+    for exc in group.exceptions:
+        if isinstance(exc, BaseExceptionGroup):
+            yield from _leaves(exc)
+        else:
+            yield exc
+
+
+def raise_write_failure(group: BaseExceptionGroup) -> None:
+    """Re-raise the failed write to standard output in ``group`` as :func:`main` reports it
+    (a broken pipe: the reader left, status 0; any other: one line, status 74); else ``group``."""
+    failed = write_failure(group)
+    if failed is None:
+        raise group
+    if isinstance(failed, BrokenPipeError):
+        raise failed from None
+    raise _OutputError(failed) from None
 
 
 def _drop_pending_output() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Iterator
@@ -58,11 +59,22 @@ def _cannot_read(path: str, exc: OSError, command: str = "clean") -> CannotRead:
     return CannotRead(scrub(f"hintline {command}: cannot read {path}: {reason}"))
 
 
+def stdin_bytes() -> BinaryIO:
+    """Standard input as bytes.
+
+    Raises:
+        OSError: it is closed (``<&-``: ``sys.stdin`` is ``None``).
+    """
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    return sys.stdin.buffer
+
+
 @contextlib.contextmanager
 def open_input(path: str, command: str = "clean") -> Iterator[BinaryIO]:
     """``path`` (``-``: stdin) open for reading bytes; a read error becomes :class:`CannotRead`."""
     try:
-        stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+        stream: BinaryIO = stdin_bytes() if path == "-" else open(path, "rb")  # noqa: SIM115
     except OSError as exc:
         raise _cannot_read(path, exc, command) from exc
     try:
@@ -95,7 +107,7 @@ def spooled_stdin(paths: list[str]) -> Iterator[tuple[list[str], dict[str, str]]
     try:
         spooled = os.path.join(folder, "stdin.log")
         with open(spooled, "wb") as out:
-            shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
+            shutil.copyfileobj(stdin_bytes(), out, 1 << 20)
         yield [spooled if p == "-" else p for p in paths], {spooled: STDIN_NAME}
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -4,7 +4,10 @@ Register it with any MCP client, for example Claude Desktop or Claude Code::
 
     {"mcpServers": {"hintline": {"command": "hintline", "args": ["mcp"]}}}
 
-Exit status: 0 when the client closes the connection; 2 when the ``mcp`` extra is missing.
+Exit status: 0 when the client closes the connection (its end of standard input, or of standard
+output: a broken pipe); 74 with one line on standard error when standard output cannot be written
+(closed, a full disk: no answer can reach the client); 1 when standard input is closed; 2 when
+the ``mcp`` extra is missing.
 """
 
 from __future__ import annotations
@@ -27,7 +30,18 @@ def register(subparsers: Any) -> None:
 
 def run(args: Any) -> int:
     """Serve until the client disconnects."""
+    import sys
+
+    from hintline.cli import raise_write_failure
+    from hintline.cli._io import error
     from hintline.integrations.mcp import build_server  # the `mcp` extra (cli.main says so)
 
-    build_server().run("stdio")
+    server = build_server()
+    if sys.stdin is None:
+        error("mcp", "standard input is closed: an MCP client speaks to this server on it")
+        return 1
+    try:
+        server.run("stdio")
+    except BaseExceptionGroup as group:  # the transport's reader and writer run as tasks
+        raise_write_failure(group)
     return 0

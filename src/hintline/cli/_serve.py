@@ -92,11 +92,13 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn  # the `web` extra, like the imports below (cli.main says so when missing)
 
+    from hintline.cli import output_not_used
     from hintline.exceptions import ConfigError
     from hintline.web import Settings, create_app
     from hintline.web._app import server_options
     from hintline.web._users import UserStore, default_users_path
 
+    output_not_used()  # the page is the output; every message goes to standard error
     users_path = default_users_path(args.users)
     try:
         names = UserStore(users_path).check()

@@ -132,22 +132,53 @@ def first_found(
     *,
     window: int = 8 << 20,
     overlap: int = 1 << 20,
+    longest: int = 32 << 20,
 ) -> T:
-    """``parse`` of the first window of the text where something is ``found``, in bounded memory.
+    """``parse`` of the first find in the text, whole, in bounded memory.
 
-    Windows overlap by ``overlap`` characters (cut at a line break), so a find shorter than that
-    is seen whole in one of them; a find that starts in the overlap is left to the next window.
+    The text is parsed in windows of ``window`` characters that overlap by ``overlap`` (cut at
+    a line break). ``parse`` answers the first find of its text, so a find is made whole at both
+    ends: the text the last slide dropped is put back before the window (a find that began
+    there, unseen because its end was not yet read: a Python traceback ends with its exception),
+    and blocks are added after it for as long as the find still grows (it ran past the window's
+    end), up to ``longest`` characters in all.
     """
-    text = ""
-    for block in blocks:
+    text = dropped = ""
+    pieces = iter(blocks)
+    for block in pieces:
         text += block
         if len(text) < window:
             continue
         result = parse(text)
         if found(result):
-            keep = text.rfind("\n", 0, len(text) - overlap) + 1 or len(text) - overlap
-            if found(parse(text[:keep])):
-                return result  # it starts before the overlap: this window holds it
+            return _whole(result, dropped, text, pieces, parse, found, longest)
         start = text.rfind("\n", 0, len(text) - overlap) + 1 or len(text) - overlap
-        text = text[start:]
-    return parse(text)
+        dropped, text = text[:start], text[start:]
+    result = parse(text)
+    return _whole(result, dropped, text, iter(()), parse, found, longest) if found(result) else result
+
+
+def _whole(
+    result: T,
+    dropped: str,
+    text: str,
+    pieces: Iterator[str],
+    parse: Callable[[str], T],
+    found: Callable[[T], bool],
+    longest: int,
+) -> T:
+    """``result`` (found in ``text``) with its start in ``dropped`` and its end in the blocks
+    that follow, if it has them."""
+    if dropped:
+        earlier = parse(dropped + text)
+        if found(earlier):  # the first find of the two: the same one, or the one it was part of
+            result, text = earlier, dropped + text
+    for block in pieces:
+        if len(text) >= longest:
+            break
+        text += block
+        grown = parse(text)
+        if grown == result:
+            break
+        result = grown
+    return result

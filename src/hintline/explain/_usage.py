@@ -23,6 +23,7 @@ from hintline.explain._config import UsageSettings
 __all__ = [
     "FEATURE",
     "OUTCOMES",
+    "PendingRecords",
     "SqliteUsageStore",
     "UsageDeferred",
     "UsageRecord",
@@ -109,6 +110,48 @@ class UsageDeferred(HintlineError):
     the next record that gets through. The message says where."""
 
 
+class PendingRecords:
+    """Records that wait in a JSON-lines file until their database takes them (locked, down).
+
+    Args:
+        path: the file (created on the first record that waits).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def read(self) -> list[UsageRecord]:
+        """The waiting records, oldest first (none when there is no file)."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except OSError:
+            return []
+        records = []
+        for line in text.splitlines():
+            try:
+                data = json.loads(line)
+                data["at"] = datetime.fromisoformat(data["at"])
+                records.append(UsageRecord(**data))
+            except (ValueError, TypeError, KeyError):
+                continue  # a line cut by a crash: the others are kept
+        return records
+
+    def add(self, record: UsageRecord) -> None:
+        """Append ``record``.
+
+        Raises:
+            OSError: the file cannot be written.
+        """
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record.to_dict()) + "\n")
+
+    def clear(self) -> None:
+        """Forget the records: their database has them now."""
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+
 class SqliteUsageStore:
     """Usage in an SQLite file (created with its folder on first use).
 
@@ -156,7 +199,8 @@ class SqliteUsageStore:
             UsageDeferred: the database stayed locked; the record waits beside it.
             ConfigError: the database cannot be opened or written.
         """
-        pending = self._pending()
+        waiting = PendingRecords(self.pending_path)
+        pending = waiting.read()
         rows = [_row(r) for r in [*pending, record]]
         try:
             try:
@@ -173,8 +217,7 @@ class SqliteUsageStore:
                 )
         except sqlite3.OperationalError as exc:  # locked or busy past the timeout
             try:
-                with self.pending_path.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps(record.to_dict()) + "\n")
+                waiting.add(record)
             except OSError as err:
                 raise ConfigError(f"usage database {self.path}: {exc}; not recorded ({err})") from exc
             raise UsageDeferred(
@@ -182,23 +225,7 @@ class SqliteUsageStore:
                 "and recorded with the next one"
             ) from exc
         if pending:
-            with contextlib.suppress(OSError):
-                self.pending_path.unlink()
-
-    def _pending(self) -> list[UsageRecord]:
-        try:
-            text = self.pending_path.read_text(encoding="utf-8")
-        except OSError:
-            return []
-        records = []
-        for line in text.splitlines():
-            try:
-                data = json.loads(line)
-                data["at"] = datetime.fromisoformat(data["at"])
-                records.append(UsageRecord(**data))
-            except (ValueError, TypeError, KeyError):
-                continue  # a line cut by a crash: the others are kept
-        return records
+            waiting.clear()
 
     def recent(self, limit: int = 20) -> list[UsageRecord]:
         """The newest records first."""
@@ -248,9 +275,11 @@ def _record(row: Sequence[object]) -> UsageRecord:
 
 
 def open_usage_store(settings: UsageSettings) -> UsageStore:
-    """PostgreSQL when ``settings.dsn`` is set (needs the ``postgres`` extra), else SQLite."""
+    """PostgreSQL when ``settings.dsn`` is set (needs the ``postgres`` extra; its records wait
+    beside where the SQLite file would be when the server is down or the table locked), else
+    SQLite."""
     if settings.dsn:
         from hintline.explain._usage_postgres import PostgresUsageStore
 
-        return PostgresUsageStore(settings.dsn)
+        return PostgresUsageStore(settings.dsn, pending_dir=settings.path.parent)
     return SqliteUsageStore(settings.path)

@@ -7,14 +7,16 @@ import hashlib
 import json
 import multiprocessing
 import os
+import pickle
+import queue
 import shutil
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hintline.exceptions import HintlineError
 from hintline.logs._source import is_gzip
@@ -25,6 +27,7 @@ __all__ = [
     "DEFAULT_CHUNK_BYTES",
     "ScanInterrupted",
     "ScanResult",
+    "ScanWorkerLost",
     "default_state_dir",
     "scan",
     "state_namespace",
@@ -314,34 +317,88 @@ def scan(
     )
 
 
+class ScanWorkerLost(HintlineError):
+    """A worker process ended in the middle of the scan (killed, out of memory); the chunks
+    finished before it are kept, and the same command resumes."""
+
+
+def _worker(tasks: Any, results: Any, parent: int) -> None:
+    """A worker: scan the chunks from ``tasks`` until ``None``; every answer, an exception
+    included, goes to ``results``."""
+    _quiet_worker(parent)
+    while True:
+        chunk = tasks.get()
+        if chunk is None:
+            return
+        try:
+            answer: tuple[bool, object] = (True, _work(chunk))
+        except Exception as exc:  # raised again in the parent, as the scan's own error
+            try:
+                pickle.dumps(exc)
+            except Exception:
+                exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+            answer = (False, exc)
+        results.put(answer)
+
+
 def _run_pool(
     todo: list[Chunk], jobs: int, record: Callable[[str, dict[str, object], int], None]
 ) -> None:
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    pool = ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_quiet_worker, initargs=(os.getpid(),)
+    """Scan ``todo`` on ``jobs`` worker processes of our own.
+
+    Owning them (not an executor's) lets an interrupted or failed scan end every worker at
+    once with :meth:`multiprocessing.Process.terminate`: each would otherwise finish its chunk
+    (tens of seconds) before the interpreter may exit. A worker that dies (killed, out of
+    memory) ends the scan with :class:`ScanWorkerLost`, never a wait for an answer that cannot
+    come.
+    """
+    context = (
+        multiprocessing.get_context("fork") if os.name == "posix" else multiprocessing.get_context("spawn")
     )
-    pending: dict[Future[tuple[str, dict[str, object]]], Chunk] = {}
-    queue = list(reversed(todo))
+    tasks = context.Queue()
+    results = context.Queue()
+    workers = [
+        context.Process(target=_worker, args=(tasks, results, os.getpid()), daemon=True)
+        for _ in range(min(jobs, len(todo)))
+    ]
+    lengths = {c.ident: c.length for c in todo}
+    for chunk in todo:
+        tasks.put(chunk)
+    for _ in workers:
+        tasks.put(None)
+    done = False
     try:
-        while queue or pending:
-            while queue and len(pending) < jobs * 2:
-                chunk = queue.pop()
-                pending[pool.submit(_work, chunk)] = chunk
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                chunk = pending.pop(future)
-                ident, data = future.result()
-                record(ident, data, chunk.length)
+        for w in workers:
+            w.start()
+        left = len(todo)
+        while left:
+            try:
+                ok, answer = results.get(timeout=0.5)
+            except queue.Empty:
+                lost = [w for w in workers if w.exitcode not in (None, 0)]
+                if lost:
+                    code = lost[0].exitcode or 0
+                    how = f"signal {-code}" if code < 0 else f"exit status {code}"
+                    raise ScanWorkerLost(
+                        f"a scan worker ended unexpectedly ({how}); the finished chunks are "
+                        "kept: run the same command again to resume"
+                    ) from None
+                continue
+            if not ok:
+                assert isinstance(answer, BaseException)
+                raise answer
+            ident, data = answer  # type: ignore[misc]
+            left -= 1
+            record(ident, data, lengths[ident])
+        done = True
     finally:
-        if pending:  # interrupted or failed: the chunks in flight are redone on resume
-            _stop_workers(pool)
-        pool.shutdown(wait=not pending, cancel_futures=True)
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """End the workers now: each would otherwise finish its chunk (tens of seconds) before the
-    interpreter may exit. The executor has no public way to do it before Python 3.14."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        with contextlib.suppress(Exception):
-            process.terminate()
+        if not done:  # interrupted or failed: the chunks in flight are redone on resume
+            for w in workers:
+                with contextlib.suppress(Exception):
+                    w.terminate()
+        tasks.cancel_join_thread()  # chunks never taken must not hold up the exit
+        for w in workers:
+            with contextlib.suppress(Exception):
+                w.join(timeout=5)
+        for q in (tasks, results):
+            q.close()

@@ -31,7 +31,8 @@ _END = r"(?![^\s\"'`,;&<>()\[\]{}])"
 # Values that say "no secret here"; masking them would only hide information: placeholders,
 # None/null/booleans, `(using password: YES)`, `(auth:SIMPLE)`, a constant's name
 # (`password=APP_PASSWORD`), a hex id (ZooKeeper's `sessionid: 0x14ede63a5a70002`), an object's
-# repr (`Token{a64f992 …}`, `Token { kind: … }`, `a.b.BinderProxy@2bd79ce`).
+# repr (`Token{a64f992 …}`, `Token { kind: … }`, `a.b.BinderProxy@2bd79ce`), a YAML block
+# indicator (`|`, `>-`: the value is on the next line).
 # A status word is what an error says about a secret (`Session: expired`, `token: invalid`),
 # never the secret itself; masking it hides the one useful word.
 _STATUS = (
@@ -42,7 +43,7 @@ _STATUS = (
 _NOT_A_VALUE = (
     r"(?!-----BEGIN|\$\{|\$[A-Z_]|%\(|\{\{"
     r"|(?:None|null|NULL|nil|undefined|true|false|True|False|%s|[A-Z]+(?:_[A-Z]+)+|[A-Z]{1,10}"
-    rf"|0x[0-9a-fA-F]+|{_STATUS}[.!:]?)"
+    rf"|0x[0-9a-fA-F]+|{_STATUS}[.!:]?|[|>][-+1-9]{{0,2}})"
     + _END
     + r"|[A-Za-z_][\w.$]*[{(\[]|[A-Z][A-Za-z]+ \{ |(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*@[0-9a-f]+"
     + _END
@@ -84,6 +85,19 @@ def _wrapped(first: str, group: str) -> str:
     )
 
 
+# A YAML block scalar (`password: |`, `>-`, `|2`, a comment after it): the value is on the
+# next, indented line. Its first line is masked (a block that runs on over more lines is a PEM
+# key or holds keys of its own, which the other patterns see).
+_BLOCK_SCALAR = r"[|>][-+1-9]{0,2}[ \t]*(?:#[^\r\n]*)?\r?\n[ \t]+(?P<block>[^\s#][^\r\n]*)"
+# A quoted value broken in two at a fixed width (coreutils fold, a pager, a log shipper's line
+# limit): the quote left open at the line's end, the rest and the closing quote on the next line
+# (a JSON or repr string never holds a raw line break). Both parts are masked as one value.
+_QUOTED_WRAPPED = (
+    r"\"(?P<dq_wrapped>[^\"\\\r\n]*\r?\n[ \t]*[^\"\\\s]+)\""
+    r"|'(?P<sq_wrapped>[^'\\\r\n]*\r?\n[ \t]*[^'\\\s]+)'"
+)
+
+
 def _key_value(names: tuple[str, ...]) -> SecretPattern:
     name = name_regex(names)
     # `: word word` is prose; `\n` escapes count as space (pretty JSON inside a JSON string)
@@ -93,12 +107,15 @@ def _key_value(names: tuple[str, ...]) -> SecretPattern:
         trigger=name_trigger(names),
         # the glue character, the name, a backslash and quote, up to 16 spaces, then `=`/`:`
         reach=1 + max(len(n) for n in names) + 2 + 16 + 1,
-        lines=2,  # pretty-printed JSON and dict reprs put a long value on the next line
+        # pretty-printed JSON and dict reprs put a long value on the next line, YAML a block
+        # scalar's; a renderer wraps a long value onto it
+        lines=2,
         pattern=(
             rf"{name}\\?[\"']?{sep}"
-            rf"(?:{_QUOTED_VALUE}|{_NOT_A_VALUE}(?P<bare>{_BARE}))"
+            rf"(?:{_BLOCK_SCALAR}|{_QUOTED_WRAPPED}|{_QUOTED_VALUE}"
+            rf"|{_NOT_A_VALUE}{_wrapped(_BARE[:-1], 'bare')})"
         ),
-        groups=("eq", "dq", "sq", "bare"),
+        groups=("block", "dq_wrapped", "sq_wrapped", "eq", "dq", "sq", "bare_wrapped", "bare"),
         why="A key named like a secret (password, token, api key, session, cookie…) in key=value, key: value, JSON, dict reprs, libpq conninfo, JDBC and .env lines.",
         examples=(
             'psycopg.OperationalError: connection to server failed (host=db port=5432 user=app password=S3cret dbname=shop)',
@@ -115,6 +132,10 @@ def _key_value(names: tuple[str, ...]) -> SecretPattern:
             "        if password == 'letmein1':",
             '{\n  "user": "app",\n  "password":\n    "S3cretPw1"\n}',
             '{"args": "{\\n  \\"user\\": \\"app\\",\\n  \\"api_key\\":\\n    \\"Cb7KUZU3Q7Wq\\"\\n}"}',
+            "db:\n  user: app\n  password: |\n    S3cretPw1\n  host: db\n",
+            "api_key: >-  # rotated monthly\n  Zm9vYmFyYmF6cXV4\n",
+            "2024-05-01 12:00:01 ERROR refresh failed: token=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi\nY2RlZmdoaWprbG1u0 (retrying)\n",
+            "{'user': 'app', 'password': 'Zm9vYmFyYmF6cXV4MTIzNDU2\n    Nzg5MGFiY2RlZmdo', 'retries': 3}",
         ),
         near_misses=(
             "monkey=1",
@@ -143,6 +164,7 @@ def _key_value(names: tuple[str, ...]) -> SecretPattern:
             "Session: expired",
             "401: token: invalid. Log in again.",
             "password: too short",
+            "password: | grep -v secret",
         ),
         source="sentry-python:DEFAULT_DENYLIST; sentry-relay:@password",
     )

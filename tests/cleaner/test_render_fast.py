@@ -1,0 +1,229 @@
+"""The rendering hot path answers exactly as the rendering contract's plain reading.
+
+``render`` takes shortcuts on a first-seen hint (a plain value is kept as it is, whitespace that
+needs no collapsing is not collapsed, one prefilter scan answers for the hint and its key, the
+``Hint`` is built without the dataclass's ``__init__``). The reference below is the contract
+step by step (the code before the shortcuts); every rule and adversarial templates, with hostile
+captured values (secrets whole, secrets split between a value and the template's text, values
+that complete a secret the template starts), must give the same :class:`~hintline.Hint`.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+import re
+from collections.abc import Mapping
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hintline import RULES, Hint
+from hintline._text import valid_text
+from hintline.categories import Category
+from hintline.cleaner import caches, render
+from hintline.scrub import cut_scrubbed, scrub
+
+# --- the reference: the rendering contract read step by step ---------------------------------
+
+
+def _ref_normalise(value: str | None, *, split: bool = True) -> str:
+    if value is None:
+        return render.UNKNOWN
+    if not value.isascii() or not value.isprintable():
+        value = render._CONTROL.sub("", value)
+    value = render._strip_pairs(" ".join(value.split()))
+    if "," in value or len(value) > render.MAX_VALUE_CHARS:
+        value = scrub(value)
+    if split and "," in value:
+        value = render._strip_pairs(value.split(",", 1)[0].strip())
+    return cut_scrubbed(value, render.MAX_VALUE_CHARS, "")
+
+
+def _ref_key_list(value: str | None) -> str:
+    if value is None:
+        return render.UNKNOWN
+    whole = _ref_normalise(value, split=False)
+    joined = ", ".join(_ref_normalise(part, split=False) for part in whole.split(","))
+    return cut_scrubbed(scrub(joined), render.MAX_VALUE_CHARS, "")
+
+
+def _ref_finish(text: str) -> str:
+    text = " ".join(scrub(valid_text(text)).split())
+    if not text.startswith(render.PREFIX):
+        text = render.PREFIX + text
+    return cut_scrubbed(text, render.MAX_HINT_CHARS, "…")
+
+
+def _reference(rule: Any, groups: Mapping[str, str | None]) -> Hint:
+    values = {group: _ref_normalise(value) for group, value in groups.items()}
+    if rule.key_list and rule.key_group is not None:
+        values[rule.key_group] = _ref_key_list(groups.get(rule.key_group))
+    text = _ref_finish(render.PREFIX + rule.hint.format(**values))
+    key = None
+    if rule.key_group is not None and groups.get(rule.key_group) is not None:
+        key = scrub(values[rule.key_group])
+    category = rule.category
+    return Hint(text, category, rule.name, key, category.kind, category.retry)
+
+
+def _rendered(rule: Any, groups: Mapping[str, str | None]) -> Hint:
+    caches.clear()
+    first = render.render(rule, groups)
+    assert render.render(rule, groups) == first  # and from the cache
+    return first
+
+
+# --- hostile values --------------------------------------------------------------------------
+
+SECRETS = (
+    "AKIAIOSFODNN7EXAMPLE",
+    "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+    "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "postgresql://app:S3cretPassw0rd@db.internal:5432/app",
+    "password=hunter2hunter2",
+    "Bearer abcdefghijklmnop0123",
+    "xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOp",
+    "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
+    "Authorization: Basic dXNlcjpwYXNz",
+    "--password hunter2",
+    "IDENTIFIED BY 'hunter2'",
+)
+# every way to split each secret in two: a value ends one, the template (or the next value)
+# holds the other half, or the reverse
+_HALVES = sorted({part for s in SECRETS for i in range(1, len(s)) for part in (s[:i], s[i:])})
+_PLAIN = ("user_id", "users", "orders_sku_region_key", "/v1/orders", "db:5432", "", " ", "a, b")
+_ODD = (
+    "'",
+    '"',
+    "`",
+    "(",
+    ")",
+    "[",
+    "]",
+    "«",
+    "»",
+    ",",
+    "\n",
+    "\t",
+    "\x1b[31m",
+    "\u200b",
+    "é",
+    "列",
+)
+
+_fragments = (
+    st.sampled_from(SECRETS + _PLAIN + _ODD) | st.sampled_from(_HALVES) | st.text(max_size=6)
+)
+_values = st.none() | st.lists(_fragments, max_size=5).map("".join)
+
+
+def _named(rule: Any) -> list[str]:
+    return list(re.compile(rule.pattern).groupindex)
+
+
+_RULES = [rule for rule in RULES if _named(rule)]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.sampled_from(_RULES), st.data())
+def test_every_rule_renders_as_the_contract_reads(rule: Any, data: st.DataObject) -> None:
+    groups = {name: data.draw(_values, label=name) for name in _named(rule)}
+    assert _rendered(rule, groups) == _reference(rule, groups)
+
+
+# templates that start, end or surround a secret with their own text: a value completes it
+_TEMPLATES = (
+    "password '{key}' rejected",
+    "Connect to postgresql://app:{key}@db.internal:5432/app failed for '{other}'.",
+    "token AKIAIOSFODNN7{key}",
+    "{key}IOSFODNN7EXAMPLE in '{other}'",
+    "Bearer {key}",
+    "ghp_{key}{other}",
+    "{other}={key}",
+    "Authorization: {key}",
+    "sk-{key}",
+    "Column '{key}' of '{other}' --password {other}",
+    "The key is not in this text, only '{other}'.",
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(_TEMPLATES),
+    st.booleans(),
+    st.sampled_from(list(Category)),
+    _values,
+    _values,
+)
+def test_templates_that_meet_a_value_into_a_secret(
+    template: str, key_list: bool, category: Category, key: str | None, other: str | None
+) -> None:
+    rule = SimpleNamespace(
+        code="T001",
+        name="test.template",
+        category=category,
+        hint=template,
+        key_group="key",
+        key_list=key_list,
+    )
+    groups = {"key": key, "other": other}
+    assert _rendered(rule, groups) == _reference(rule, groups)
+
+
+@pytest.mark.parametrize(
+    ("template", "key", "other"),
+    [
+        ("token AKIAIOSFODNN7{key}", "EXAMPLE", "x"),
+        ("{key}IOSFODNN7EXAMPLE in '{other}'", "AKIA", "x"),
+        ("Connect to postgresql://app:{key}@db.internal:5432/app failed for '{other}'.", "pw", "x"),
+        ("ghp_{key}{other}", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"),
+        ("The key is not in this text, only '{other}'.", "AKIAIOSFODNN7EXAMPLE", "x"),
+    ],
+)
+def test_a_secret_made_of_template_and_value_is_masked(template: str, key: str, other: str) -> None:
+    """The cases the shortcut must not take: the rendered hint holds a secret no value holds,
+    or the key is not in the rendered hint (its scan says nothing about the key)."""
+    rule = SimpleNamespace(
+        code="T001",
+        name="test.template",
+        category=Category.OTHER,
+        hint=template,
+        key_group="key",
+        key_list=False,
+    )
+    hint = _rendered(rule, {"key": key, "other": other})
+    assert "***" in hint.text or hint.key == "***"
+    assert hint == _reference(rule, {"key": key, "other": other})
+
+
+def test_the_fast_hint_is_a_hint_in_every_way() -> None:
+    """``Hint``s built on the hot path equal, hash, print, copy and pickle as constructed ones."""
+    category = Category.FOREIGN_KEY_VIOLATION
+    args = ("Hint: x", category, "db.x", "user_id", category.kind, category.retry)
+    fast = render._new_hint(*args)
+    slow = Hint(*args)
+    assert type(fast) is Hint
+    assert fast == slow
+    assert hash(fast) == hash(slow)
+    assert repr(fast) == repr(slow)
+    assert pickle.loads(pickle.dumps(fast)) == slow
+    assert dataclasses.replace(fast, key="k") == Hint(*args[:3], "k", *args[4:])
+    assert copy.copy(fast) == slow
+    with pytest.raises(AttributeError):
+        fast.text = "changed"  # type: ignore[misc]
+
+
+def test_triggers_are_checked_for_assertions() -> None:
+    """The one-scan shortcut relies on triggers without anchors or boundaries; the check that
+    decides it recognises each kind."""
+    assert render._no_assertion(r"(?i)bearer\s+[A-Za-z0-9._~+/-]")
+    assert render._no_assertion(r"[^\s$^]x")
+    for pattern in (r"\bAKIA", r"^x", r"x$", r"a(?=b)", r"(?<!a)b", r"(a)\1", r"x\Z"):
+        assert not render._no_assertion(pattern), pattern
