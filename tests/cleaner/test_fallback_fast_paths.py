@@ -13,6 +13,7 @@ traces, and generated lines built from the pieces the regex reads.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,25 @@ def test_signal_matcher_follows_the_table(monkeypatch: pytest.MonkeyPatch) -> No
     assert len(after.rules) == 1
     monkeypatch.setattr(signals, "SIGNALS", ())
     assert signals._matcher() is None
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_signal_matcher_rebuilt_after_fork() -> None:
+    """A forked child builds its own signal matcher (a background compile does not survive
+    fork) and answers with it."""
+    parent = signals._matcher()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            child = signals._matcher()
+            hint = signals.classify("psycopg.errors.UniqueViolation: doppelter Schlüsselwert")
+            ok = child is not None and child is not parent and hint is not None
+            os.write(write, b"1" if ok else b"0")
+        finally:
+            os._exit(0)
+    os.close(write)
+    answer = os.read(read, 1)
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert answer == b"1"

@@ -35,6 +35,7 @@ table found nothing and before the fallback.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Callable, Mapping
@@ -1007,6 +1008,17 @@ def _matcher() -> Matcher | None:
                 _matchers[cache_key] = matcher
     _bound = (rules, table, matcher)
     return matcher
+
+
+def _reset_after_fork() -> None:
+    global _lock, _bound
+    _lock = threading.Lock()
+    _bound = None
+    _matchers.clear()  # a background compile does not survive fork: build again in the child
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def decide(text: str) -> tuple[Signal, str, str, Category, int] | None:
