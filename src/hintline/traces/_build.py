@@ -76,13 +76,17 @@ class _FrameTable(dict[RawFrame, Frame]):
         self.decisions = policy.decisions
 
     def __missing__(self, raw: RawFrame) -> Frame:
-        f = _FrameFill()
-        f.file, f.line, f.function, f.module, f.column = raw
-        file = f.file
-        name = f.module if f.module is not None else f.function
+        file, line, function, module, column = raw
+        name = module if module is not None else function
         in_app = self.decisions.get((file, name))
         if in_app is None:
             in_app = self.policy.learn(file, name)
+        f = _FrameFill()
+        f.file = file
+        f.line = line
+        f.function = function
+        f.module = module
+        f.column = column
         f.language = self.language
         f.in_app = in_app
         f.__class__ = Frame  # type: ignore[assignment]

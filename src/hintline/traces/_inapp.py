@@ -32,6 +32,9 @@ _THIRD_PARTY_PREFIXES = (
     "node_modules/", "vendor/", "var/cache/",
 )
 _THIRD_PARTY_NAMES = frozenset({"<string>", "<stdin>", "<anonymous>", "native", "[internal function]"})
+# Every first character of those names and prefixes: a bare file name starting otherwise
+# (``Compiler.java``) is none of them, without the sixteen prefix tests.
+_THIRD_PARTY_FIRST = frozenset(s[0] for s in (*_THIRD_PARTY_NAMES, *_THIRD_PARTY_PREFIXES))
 _PY_STDLIB = re.compile(r"/lib/python\d[\d.]*/")
 
 
@@ -150,7 +153,7 @@ class InAppPolicy:
         verdict = _OPEN
         if file and self.root is None and "/" not in file and "\\" not in file:
             # a bare file name (JVM, .NET) and no project root: a cheap test, not worth a memo
-            if file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES):
+            if file[0] in _THIRD_PARTY_FIRST and (file in _THIRD_PARTY_NAMES or file.startswith(_THIRD_PARTY_PREFIXES)):
                 return False
         elif file:
             found = self.files.get(file)
