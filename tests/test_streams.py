@@ -273,6 +273,53 @@ class TestEndlessInputs:
         assert r.stderr.count(b"\n") == 1
 
 
+def _salvageable(data: bytes) -> bytes:
+    """What a gzip stream decompresses to up to its first bad byte (fed one byte at a time)."""
+    import zlib
+
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out = []
+    for i in range(len(data)):
+        try:
+            out.append(d.decompress(data[i : i + 1]))
+        except zlib.error:
+            break
+    return b"".join(out)
+
+
+@pytest.mark.parametrize("damage", ["corrupt", "truncated"])
+def test_gz_keeps_everything_before_the_break(tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Every line decompressed before the corruption or the cut is read, one warning says the
+    rest is skipped. Before: the block being decompressed and the reader's buffer were lost
+    (here 53 lines of the corrupt file)."""
+    from hintline import logs
+
+    lines = [f"2024-05-01 12:00:00,000 ERROR app: failed order {i} {'%x' % (i * 7919 % 1000003) * 5}\n"
+             for i in range(40_000)]
+    data = bytearray(gzip.compress("".join(lines).encode()))
+    at = int(len(data) * 0.6)
+    if damage == "corrupt":
+        for j in range(at, at + 64):
+            data[j] ^= 0x5A
+    else:
+        del data[at:]
+    (tmp_path / "app.log").write_text("2024-05-02 12:00:00,000 ERROR app: newest\n")
+    (tmp_path / "app.log.1.gz").write_bytes(bytes(data))
+    original = "".join(lines)
+    kept = _salvageable(bytes(data)).decode(errors="replace")
+    same = next((i for i, (a, b) in enumerate(zip(kept, original, strict=False)) if a != b), len(kept))
+    genuine = original[: original.rfind("\n", 0, same) + 1].splitlines()  # before the first bad byte
+    assert 1000 < len(genuine) < len(lines)
+    with caplog.at_level("WARNING", logger="hintline.logs"):
+        read = {e.message for e in logs.read([str(tmp_path / "app.log")], limit=10**6)}
+    missing = {line.split("app: ", 1)[1] for line in genuine} - read
+    assert not missing, f"{len(missing)} lines lost, e.g. {sorted(missing)[:2]}"
+    warnings = [r.getMessage() for r in caplog.records if "gzip" in r.getMessage()]
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"hintline: {tmp_path / 'app.log.1.gz'}: corrupt or truncated gzip data (")
+    assert warnings[0].endswith("); the rest is skipped")
+
+
 def _commands(tmp: Path) -> dict[str, list[str]]:
     err = tmp / "err.txt"
     err.write_text(PYTHON_TRACE)
