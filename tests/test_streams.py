@@ -70,6 +70,16 @@ class TestSurrogates:
         assert trace.root_cause is not None
         assert trace.root_cause.message.startswith("a 😀 b \ufffd c")
 
+    def test_unescaping_a_nul_gives_u_fffd(self) -> None:
+        """``\\u0000`` (``json.dumps`` of a NUL) becomes U+FFFD, as the log readers decode a NUL
+        byte; escaped backslashes stay single backslashes. Before: a backslash."""
+        message = "bad key 'a\x00b' in C:\\data\\users\\x.json"
+        logged = json.dumps({"exc_info": PYTHON_TRACE.replace("bad input", message)})
+        assert "\\u0000" in logged
+        trace = parse_trace(logged)
+        assert trace.root_cause is not None
+        assert trace.root_cause.message.startswith("bad key 'a\ufffdb' in C:\\data\\users\\x.json")
+
     def test_trace_command_prints_a_json_logged_trace(self, tmp_path: Path) -> None:
         """Before: UnicodeEncodeError (two lone surrogates printed)."""
         path = tmp_path / "app.jsonl"
