@@ -4,7 +4,8 @@ Inputs: a 240-character hint (the output of ``clean``), the same with a DSN pass
 captured client errors (tests/scrub/fixtures/), and 64 KiB messages made of real JVM traces
 (benchmarks/data/defects4j/, MIT) with and without secrets. ``fast`` rows use the default
 scrubber (Hyperscan prefilter, then ``re`` on the lines where a trigger fired); the
-``full-re`` row is the fallback used where Hyperscan has no wheel.
+``full-re`` row is the fallback used where Hyperscan has no wheel. ``hostile`` rows are shapes
+of issue 14's hostile tier: thousands of secrets or triggers in 64 KiB.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 from pathlib import Path
 
 from benchmarks._harness import Case
-from hintline.scrub import Scrubber, scrub
+from hintline.scrub import SECRETS, Scrubber, scrub
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFECTS4J = Path(__file__).resolve().parent / "data" / "defects4j"
@@ -53,11 +54,22 @@ def _with_secrets(text: str) -> str:
     return "".join(out)[: len(text)]
 
 
+def _glued(piece: str, size: int) -> str:
+    return (piece * (size // len(piece) + 1))[:size]
+
+
+def _example(name: str) -> str:
+    return next(p for p in SECRETS if p.name == name).examples[0]
+
+
 def cases() -> list[Case]:
     """The benchmark rows."""
     full = Scrubber()
     log = _filler(KIB64)
     log_secrets = _with_secrets(log)
+    many_secrets = _glued(_example("query-param"), KIB64)
+    many_lines = _glued(_example("url-credentials") + "\n", KIB64)
+    many_triggers = _glued("authorization:a::::::::", KIB64)
     sqlalchemy = json.loads((CORPUS / "sqlalchemy_create_engine.json").read_text())["output"]
     assert scrub(log) == log
     assert "S3cretDsn-Pw71" not in scrub(log_secrets)
@@ -70,4 +82,11 @@ def cases() -> list[Case]:
              target_us=300.0),
         Case("scrub", "message-64KiB full-re fallback (no Hyperscan)",
              lambda: full._report(log_secrets, fast=False)),
+        # issue 14's hostile tier (benchmarks/hostile.py has every shape): 5 ms at 64 KiB
+        Case("scrub", "hostile-64KiB: a secret example glued (~680 URLs with api_key=)",
+             lambda: scrub(many_secrets), target_us=5000.0),
+        Case("scrub", "hostile-64KiB: a secret example per line (~1,190 DSNs with a password)",
+             lambda: scrub(many_lines), target_us=5000.0),
+        Case("scrub", "hostile-64KiB: a trigger glued ('authorization:a::::::::', one secret)",
+             lambda: scrub(many_triggers), target_us=5000.0),
     ]

@@ -3,6 +3,13 @@ p50 ≤ 100 µs) and 64 KiB (≤ 2 ms), the no-trace quick reject that ``clean``
 unmatched input, and the hostile inputs of the totality tests (no target: they show the cost
 stays linear).
 
+First seen (issue 20): every language's 5 KB trace and 64 KiB trace parsed with the memos
+emptied before each call, targets 100 µs and 1 ms. The 64 KiB traces are real runs
+(``scripts/fixtures/gen_traces.py``: Node, PHP, Go, Rust ``deep_64k``, Python's deep recursion,
+Java's StackOverflowError) except Ruby's and .NET's: no Ruby or Mono runtime ran here, so their
+rows take the real 5 KB trace with its recursion (the two frame lines that repeat) repeated to
+64 KiB, which is what the same program prints at a greater depth, and say so.
+
 parse_trace keeps bounded memos of frame lines, Frames and in_app decisions across calls (the
 frames of one service recur from trace to trace), so a row that parses the same trace again
 and again measures the warm case. Each 5 KB row has a ``cold`` twin that empties the memos
@@ -43,14 +50,53 @@ def _case(name: str, text: str, target: float | None, root: str | None = None, n
     return Case("traces", f"{name} ({size / 1024:.1f} KiB)", lambda: parse_trace(text, project_root=root), target, note)
 
 
-def _cold(name: str, text: str, target: float | None, root: str | None = None) -> Case:
+def _cold(name: str, text: str, target: float | None, root: str | None = None, label: str = "cold memos") -> Case:
     size = len(text.encode())
 
     def run() -> object:
         clear_memos()
         return parse_trace(text, project_root=root)
 
-    return Case("traces", f"{name} ({size / 1024:.1f} KiB), cold memos", run, target)
+    return Case("traces", f"{name} ({size / 1024:.1f} KiB), {label}", run, target)
+
+
+def _deepened(text: str, size: int = 64 * 1024) -> str:
+    """``text`` with its recursion (the first two lines that repeat at once) repeated until the
+    text is ``size`` bytes: what the same program prints from a deeper recursion."""
+    lines = text.split("\n")
+    for i in range(len(lines) - 3):
+        unit = lines[i : i + 2]
+        if unit == lines[i + 2 : i + 4] and unit[0] != unit[1]:
+            step = len("\n".join(unit).encode()) + 1
+            k = max(0, (size - len(text.encode())) // step)
+            return "\n".join(lines[:i] + unit * k + lines[i:])
+    return text
+
+
+# (language, 5 KB fixture, 64 KiB fixture or None to deepen the 5 KB one, project root)
+FIRST_SEEN = [
+    ("python", "python/requests_connection_refused.txt", "python/deep_recursion.txt", "/tmp/hintline-traces/python"),
+    ("java", "defects4j/Closure-37.txt", "java/stack_overflow.txt", None),
+    ("node", "node/deep_tree.txt", "node/deep_64k.txt", "/tmp/hintline-traces/node"),
+    ("php", "php/deep_tree.txt", "php/deep_64k.txt", "/tmp/hintline-traces/php"),
+    ("go", "go/deep_tree.txt", "go/deep_64k.txt", "/tmp/hintline-traces/go"),
+    ("rust", "rust/index_full_backtrace.txt", "rust/deep_64k.txt", "/tmp/hintline-traces/rust"),
+    ("dotnet", "dotnet/deep_tree.txt", None, "/tmp/hintline-traces/dotnet"),
+    ("ruby", "ruby/deep_tree.txt", None, "/tmp/hintline-traces/ruby"),
+]
+
+
+def _first_seen_rows() -> list[Case]:
+    """Every language at 5 KB (≤ 100 µs) and 64 KiB (≤ 1 ms), memos emptied before each call."""
+    rows = []
+    for lang, five, big, root in FIRST_SEEN:
+        rows.append(_cold(f"first seen: {lang} 5k {Path(five).stem}", _read(five), 100, root, "memos cleared"))
+        if big is None:
+            name, text = f"first seen: {lang} 64k {Path(five).stem} recursion deepened", _deepened(_read(five))
+        else:
+            name, text = f"first seen: {lang} 64k {Path(big).stem}", _read(big)
+        rows.append(_cold(name, text, 1000, root, "memos cleared"))
+    return rows
 
 
 _LINE_NUMBER = re.compile(r"(?:(?<=[:(])|(?<=line ))\d+")  # line and column numbers
@@ -105,6 +151,7 @@ def cases() -> list[Case]:
         _case("java 64k StackOverflowError", _read("java/stack_overflow.txt"), 2000),
         _cold("python 64k deep recursion", _read("python/deep_recursion.txt"), 2000, "/tmp/hintline-traces/python"),
         _cold("java 64k StackOverflowError", _read("java/stack_overflow.txt"), 2000),
+        *_first_seen_rows(),
         _case("no trace: short error line", "psycopg.OperationalError: connection refused on port 5432", None),
         _case("no trace: 5 KB of prose", "The service stopped responding; retry later. " * 110, None),
     ]

@@ -332,7 +332,9 @@ class TestFallback:
             (traces.ExceptionInfo("Outer", "o"), traces.ExceptionInfo("pkg.Root", "why"))
         )
         monkeypatch.setattr(traces, "parse_trace", lambda *a, **k: fake)
-        assert hintline.clean("Outer: o\nsomething").text == "Hint: pkg.Root: why"
+        # a frame line: parse_trace is not asked about a text without any piece of a trace
+        assert hintline.clean("Outer: o\n    at something").text == "Hint: pkg.Root: why"
+        assert hintline.clean("Outer: o\nsomething").text == "Hint: Outer: o"
 
     def test_parse_trace_failure_falls_back_to_line_picker(
         self, monkeypatch: pytest.MonkeyPatch
@@ -346,4 +348,5 @@ class TestFallback:
         monkeypatch.setattr(rules, "RULES", ())
         monkeypatch.setattr(signals, "SIGNALS", ())
         monkeypatch.setattr(traces, "parse_trace", boom)
-        assert hintline.clean("OSError: disk gone").text == "Hint: OSError: disk gone"
+        # a frame line, so that parse_trace is asked (a text with no piece of a trace is not parsed)
+        assert hintline.clean("OSError: disk gone\n    at something").text == "Hint: OSError: disk gone"

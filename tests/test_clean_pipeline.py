@@ -226,6 +226,24 @@ class TestBound:
         assert got.decode() == prepare(data)
         assert hintline.clean(got).key == "/nonexistent/hintline/report.csv"
 
+    @pytest.mark.parametrize("form", ["str", "bytes", "stream"])
+    def test_wordless_failure_in_the_middle_of_a_log_is_kept(self, form: str) -> None:
+        """A line that opens no record of the log (what another writer printed between its
+        records) is found in the middle without any failure word, and read from its first
+        line however long its run is."""
+        info = _log([(logging.INFO, f"row {n} imported (batch 7)", None) for n in range(2500)])
+        dump = "".join(f"  field_{n}: {n}\n" for n in range(2000))  # 30 KB, no failure word
+        child = f"DETAIL:  Key (id)=(1) is still referenced\n{dump}}}\nNode.js v20.20.2\n"
+        text = info + child + info
+        if form == "str":
+            got = hintline.clean(text)
+        elif form == "bytes":
+            got = hintline.clean(text.encode())
+        else:
+            got = hintline.clean(read_bounded(io.BytesIO(text.encode()), chunk=8192))
+        assert got.category is Category.FOREIGN_KEY_VIOLATION
+        assert got.key == "id"
+
     def test_window_is_bounded_for_non_ascii(self) -> None:
         """The windowed cut stays within 64 KiB of UTF-8 with 4-byte characters."""
         filler = "\U0001f600 INFO ok\n" * 40_000
@@ -262,6 +280,23 @@ class TestNormalise:
         hint = hintline.clean(page)
         assert hint.key == "user_id"
 
+
+    def test_one_line_after_an_iso_timestamp_keeps_its_words(self) -> None:
+        """``<ts> parse error: …`` is a message after a timestamp, not a syslog header of host
+        ``parse`` and program ``error``: a header without [pid] needs two lines that share it."""
+        line = "parse error: Unfinished JSON term at EOF at line 1, column 9"
+        assert normalise(f"2026-12-01T10:00:03.404Z {line}") == line
+        two = "2026-12-01T10:00:03.404+00:00 web01 kernel: Out of memory\n" * 2
+        assert normalise(two) == "Out of memory\nOut of memory\n"
+        pid = "2026-12-01T10:00:03.404+00:00 web01 app[4242]: boom"
+        assert normalise(pid) == "boom"
+
+    def test_a_json_rpc_error_keeps_its_code(self) -> None:
+        """A JSON-RPC error logged as a JSON log line keeps its code for the rules to read."""
+        error = json.dumps({"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "Method not found"}})
+        record = json.dumps({"levelname": "ERROR", "message": error})
+        assert "-32601: Method not found" in normalise(record)
+        assert hintline.clean(record).rule == "tools.jsonrpc-method-not-found"
 
     @pytest.mark.parametrize("end", ["\x1b\\", "\x07"])
     def test_osc8_hyperlinks_leave_nothing(self, end: str) -> None:

@@ -5,8 +5,9 @@ Sources: each captured output under ``tests/rules/fixtures/**`` and each rule's 
 is wrapped as a JSON log line, JSON inside JSON (an MCP tool result carrying a JSON-RPC error),
 an HTML error page (escaped inside ``<pre>``, and one line with ``<br>``), CRLF line ends, each
 common line prefix, the middle of a 200 KB log of INFO lines, and after earlier recovered
-WARNING/INFO lines that match other rules. The tier prints kept / total per wrapper; below 99 %
-fails.
+WARNING/INFO lines that match other rules. The tier prints kept / total per wrapper; every
+wrapper must keep them all (the issue's goal of 100 %, reached for every wrapper: a loss now
+names a pipeline fault, not noise).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import hintline
 from hintline import RULES
 
 FIXTURES = Path(__file__).parent / "rules" / "fixtures"
-GOAL = 0.99
+GOAL = 1.0
 
 
 def _sources() -> list[tuple[str, str]]:
@@ -122,7 +123,7 @@ def test_recovered_lines_are_claimed_by_other_rules() -> None:
 
 
 def test_variation_tier(engine: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """Every wrapper keeps the bare category and key of at least 99 % of the fixtures."""
+    """Every wrapper keeps the bare category and key of every fixture."""
     sources = [(name, text, hintline.clean(text)) for name, text in _sources()]
     report = []
     failing = []

@@ -18,15 +18,21 @@ from tests.linear.shapes import Shape, ordinary
 __all__ = ["FUNCTIONS", "Result", "measure", "run"]
 
 
-def _clean(engine: str) -> Callable[[str], object]:
+def _clean(engine: str, *, re2: bool = True) -> Callable[[str], object]:
     import hintline
+    from hintline import _linear
     from hintline.cleaner import match as _engine
 
-    def call(text: str) -> object:
+    def switch() -> None:
+        _linear.set_re2(None if re2 else False)
         _engine.set_engine(engine)
+
+    def call(text: str) -> object:
+        if _engine._forced != engine or _linear._re2_forced != (None if re2 else False):
+            switch()  # another function under test switched it
         return hintline.clean(text)
 
-    _engine.set_engine(engine)
+    switch()
     matcher = _engine._default()
     wait = getattr(matcher, "wait", None)
     if wait is not None:
@@ -67,12 +73,14 @@ def _logs() -> Callable[[str], object]:
 FUNCTIONS: dict[str, Callable[[], Callable[[str], object]]] = {
     "clean[hyperscan]": lambda: _clean("hyperscan"),
     "clean[re]": lambda: _clean("re"),
+    "clean[re, no RE2]": lambda: _clean("re", re2=False),
     "scrub[fast]": lambda: _scrub("auto"),
     "scrub[no engines]": lambda: _scrub("re"),
     "parse_trace": _trace,
     "logs": _logs,
 }
-"""Each function under test: ``clean`` on both rule engines, ``scrub`` with its engines and
+"""Each function under test: ``clean`` on both rule engines and on the stdlib engine without
+RE2 (Python's ``re`` in bounded windows, as where google-re2 has no wheel), ``scrub`` with its engines and
 without (where Hyperscan and RE2 have no wheel), the trace parser, and the log reader as
 ``hintline logs`` runs it (read the entries, hint each)."""
 

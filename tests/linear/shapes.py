@@ -28,7 +28,7 @@ from typing import Any
 _c: Any = importlib.import_module("re._constants")
 _sre: Any = importlib.import_module("re._parser")
 
-__all__ = ["Shape", "ordinary", "pattern_shapes", "table_shapes"]
+__all__ = ["Shape", "ordinary", "pattern_shapes", "table_shapes", "trace_shapes"]
 
 _REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None))
 _LONG = 16
@@ -223,6 +223,36 @@ def table_shapes(size: int, *, quantifiers: bool = True) -> Iterator[Shape]:
     yield Shape("all", "triggers glued", _fill(glued, size))
     yield Shape("all", "triggers spaced", _fill(" ".join(triggers), size))
     yield Shape("all", "triggers lines", _fill("\n".join(triggers), size))
+
+
+# What puts a reader in the state where its patterns run: a trace's first lines, per module.
+_TRACE_HEADS = {
+    "_jvm": "java.lang.IllegalStateException: boom\n\tat a.b.C.d(C.java:1)\n",
+    "_python": 'Traceback (most recent call last):\n  File "/a/x.py", line 1, in f\n',
+    "_node": "Error: boom\n    at f (/a/x.js:1:2)\n",
+    "_php": "PHP Fatal error:  Uncaught Exception: boom in /a/x.php:1\nStack trace:\n#0 /a/x.php(1): f()\n",
+    "_go": "panic: boom\n\ngoroutine 1 [running]:\nmain.f()\n\t/a/x.go:1 +0x1d\n",
+    "_rust": "thread 'main' panicked at src/main.rs:1:1:\nboom\nstack backtrace:\n   0: f\n             at ./src/main.rs:1:1\n",
+    "_ruby": "a.rb:1:in `f': boom (RuntimeError)\n\tfrom a.rb:1:in `g'\n",
+    "_dotnet": "System.Exception: boom\n   at A.B() in /a.cs:line 1\n",
+}
+
+
+def trace_shapes(size: int) -> Iterator[Shape]:
+    """The quantifier shapes of every trace reader pattern (hintline.traces._patterns), as
+    lines the readers read (at most the pattern's window, which is a line for most), repeated
+    to ``size`` after the first lines of a trace of the pattern's language; and glued whole."""
+    from hintline.traces._patterns import PATTERNS
+    from hintline.traces._raw import MAX_LINE
+
+    for p in PATTERNS:
+        if p.call == "none":
+            continue
+        head = _TRACE_HEADS.get(p.name.split(".", 1)[0], "")
+        line_size = min(p.window or MAX_LINE, MAX_LINE) - 8
+        for shape in pattern_shapes(f"trace {p.name}", p.pattern.pattern, line_size):
+            yield Shape(shape.owner, f"{shape.kind} lines", head + _fill(shape.text + "\n", size - len(head)))
+            yield Shape(shape.owner, f"{shape.kind} glued", head + _fill(shape.text, size - len(head)))
 
 
 def ordinary(size: int) -> str:

@@ -15,7 +15,7 @@ import itertools
 import pytest
 
 from tests.linear.hostile import FUNCTIONS, measure, run
-from tests.linear.shapes import Shape, pattern_shapes, table_shapes
+from tests.linear.shapes import Shape, pattern_shapes, table_shapes, trace_shapes
 
 SIZE = 64 * 1024
 GROWTH = 7.0  # 4x the text: linear is 4, quadratic 16; headroom for a noisy machine
@@ -28,6 +28,16 @@ def _sample(size: int) -> list[Shape]:
     for shape in table_shapes(size):
         kind = next((k for k in _KINDS if shape.kind.startswith(k)), None)
         if kind is not None:
+            picked.setdefault((shape.owner, kind), shape)
+    return list(picked.values())
+
+
+def _trace_sample(size: int) -> list[Shape]:
+    """Per trace reader pattern, the first shape of each kind in ``_KINDS`` (as lines)."""
+    picked: dict[tuple[str, str], Shape] = {}
+    for shape in trace_shapes(size):
+        kind = next((k for k in _KINDS if shape.kind.startswith(k)), None)
+        if kind is not None and shape.kind.endswith(" lines"):
             picked.setdefault((shape.owner, kind), shape)
     return list(picked.values())
 
@@ -48,6 +58,8 @@ def _grows_linearly(function: str, shape: Shape) -> tuple[float, float, float]:
     fn = FUNCTIONS[function]()
     owner = shape.owner.split(" ", 1)
     small: Shape | None = None
+    if owner[0] == "trace":  # the same pattern's shape at a quarter of the size
+        small = next((s for s in trace_shapes(SIZE // 4) if s.owner == shape.owner and s.kind == shape.kind), None)
     if owner[0] in ("rule", "secret") and not shape.kind.startswith(("near", "example")):
         from hintline.rules import RULES
         from hintline.scrub import SECRETS
@@ -68,14 +80,22 @@ def _grows_linearly(function: str, shape: Shape) -> tuple[float, float, float]:
 @pytest.mark.slow
 @pytest.mark.parametrize("function", sorted(f for f in FUNCTIONS if f != "scrub[no engines]"))
 def test_hostile_shapes_cost_linear_time(function: str) -> None:
-    """Every sampled shape at 64 KiB: within 3x ordinary text, or linear in its size.
+    """Every sampled shape at 64 KiB: within 3x ordinary text, or linear in its size
+    (``clean`` on both engines and without RE2, ``scrub``, the trace parser, the log reader).
 
     ``scrub[no engines]`` (no Hyperscan, no RE2) runs every pattern in bounded windows: no
     hang, but the worst windows of backtracking patterns cost far more than the budget, so it
     is measured by ``python -m benchmarks hostile`` only."""
     shapes = _sample(SIZE) + _offenders()
+    if function == "parse_trace":
+        shapes += _trace_sample(SIZE)
     if function == "logs":  # a file per shape: a smaller sample
         shapes = shapes[::10] + _offenders()
+    elif function == "clean[re, no RE2]":
+        # Python's re in windows of 1,024 characters: linear, but a backtracking pattern costs
+        # up to a window's worth of steps per character (the Jackson text: ~3 s at 64 KiB), so
+        # a smaller sample, and the issue's Jackson text at 16 KiB only
+        shapes = shapes[::25] + _offenders()[:2]
     result = run(function, shapes, SIZE)
     superlinear = []
     for ratio, _seconds, label in sorted(result.over, reverse=True)[:40]:

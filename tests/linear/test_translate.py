@@ -48,4 +48,7 @@ def test_re2_gives_python_groups(rule: object) -> None:
     texts += _mutations(texts)
     for text in texts:
         found = python.search(text)
-        assert linear.search(text) == (None if found is None else found.groupdict()), text
+        expected = None if found is None else found.groupdict()
+        assert linear.search(text) == expected, text
+        data = text.encode("utf-8", "surrogatepass")
+        assert linear.searcher(len(data) == len(text))(text, data, 0) == expected, text

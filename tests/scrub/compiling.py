@@ -4,10 +4,10 @@ from __future__ import annotations
 
 
 class Compiling:
-    """Answers like ``_Prefilter`` on a cold cache: compiling, so no regions yet."""
+    """Answers like ``_Prefilter`` on a cold cache: compiling, so no answer yet."""
 
     compiling = True
 
-    def regions(self, text: str) -> list[tuple[int, int]] | None:
+    def fired(self, text: str) -> frozenset[int] | None:
         """No answer until the database is ready: the scrubber screens triggers with re."""
         return None

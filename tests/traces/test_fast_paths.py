@@ -12,7 +12,7 @@ import random
 import re
 from pathlib import Path
 
-from hintline.traces import _dotnet, _jvm, _python
+from hintline.traces import _dotnet, _jvm, _node, _python
 from hintline.traces._detect import is_dotnet_frame
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -76,3 +76,24 @@ def test_common_dotnet_frame_is_read_as_dotnet_frame_reads_it() -> None:
             seen += 1
         assert _dotnet._at_frame(s) == plain, s
     assert seen > 100  # the common shape was exercised
+
+
+NODE_AS = re.compile(r" \[as [^\]]*\]$")  # what _node._drop_alias replaced (quadratic on `` [as `` runs)
+
+
+def test_node_alias_is_dropped_as_the_pattern_dropped_it() -> None:
+    pieces = [" [as ", "]", "[", " ", "a", "as", " [as x]", "\n"]
+    rnd = random.Random(20261202)
+    samples = list(_samples(2000, "node/"))
+    for _ in range(20000):
+        samples.append("".join(rnd.choice(pieces) for _ in range(rnd.randrange(1, 9))))
+    seen = 0
+    for s in samples:
+        for func in (s, s + "]", s.replace("\n", "") + "]"):
+            if func.endswith("]") and " [as " in func:
+                if "\n" in func:
+                    continue  # (a name read from a line holds no newline)
+                expected = NODE_AS.sub("", func)
+                seen += expected != func
+                assert _node._drop_alias(func) == expected, func
+    assert seen > 1000

@@ -11,13 +11,26 @@ Both give the same groups for every match that fits in the window.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from hintline._linear.translate import python_form, to_re2, why_not
 
-__all__ = ["AVAILABLE", "WINDOW", "LinearPattern", "python_form", "to_re2", "why_not"]
+__all__ = [
+    "AVAILABLE",
+    "RE2_ENV",
+    "WINDOW",
+    "LinearPattern",
+    "Search",
+    "python_form",
+    "re2_enabled",
+    "set_re2",
+    "to_re2",
+    "why_not",
+]
 
 _re2: Any
 try:  # google-re2 has wheels for the common platforms; elsewhere the bounded re path runs
@@ -27,6 +40,33 @@ except ImportError:  # pragma: no cover - exercised where google-re2 has no whee
 
 AVAILABLE = _re2 is not None
 """Whether ``google-re2`` can be imported here."""
+
+RE2_ENV = "HINTLINE_RE2"
+"""Environment variable: ``off`` makes every new :class:`LinearPattern` take the bounded ``re``
+path, as where google-re2 has no wheel (for tests and the hostile tier)."""
+
+_re2_forced: bool | None = None
+
+
+def set_re2(enabled: bool | None) -> None:
+    """Force RE2 on (where installed) or off for patterns built from now on (``None``: from
+    the environment). Rebuild the matchers afterwards (``hintline.cleaner.match.set_engine``)."""
+    global _re2_forced
+    _re2_forced = enabled
+
+
+def re2_enabled() -> bool:
+    """Whether a :class:`LinearPattern` built now may use RE2."""
+    if not AVAILABLE:
+        return False
+    if _re2_forced is not None:
+        return _re2_forced
+    return os.environ.get(RE2_ENV, "").strip().lower() not in ("off", "0", "no", "false")
+
+
+Search = Callable[[str, bytes, int], "dict[str, str | None] | None"]
+"""``search(text, data, pos)``: the named groups of the first match at or after byte ``pos``
+of ``data`` (``text`` encoded as UTF-8), or ``None``."""
 
 WINDOW = 1024
 """Characters around a line that Python's ``re`` may look at where RE2 is not available (a
@@ -67,13 +107,16 @@ class LinearPattern:
         use_re2: ``False`` forces the bounded ``re`` path (what runs without google-re2).
     """
 
-    __slots__ = ("_names", "_programs", "_python", "engine", "pattern")
+    __slots__ = ("_names", "_programs", "_python", "_searchers", "engine", "pattern")
 
-    def __init__(self, pattern: str, *, use_re2: bool = True) -> None:
+    def __init__(self, pattern: str, *, use_re2: bool | None = None) -> None:
         self.pattern = pattern
         self._programs: list[Any] = [None, None]  # [any text, ASCII text]
+        self._searchers: list[Search | None] = [None, None]
         self._names: tuple[tuple[str, int], ...] | None = None
         self._python: re.Pattern[str] | None = None
+        if use_re2 is None:
+            use_re2 = re2_enabled()
         usable = AVAILABLE and use_re2 and to_re2(pattern) is not None
         self.engine = "re2" if usable else "re"
 
@@ -124,6 +167,21 @@ class LinearPattern:
             out[name] = None if start < 0 else data[start:end].decode("utf-8", "replace")
         return out
 
+    def searcher(self, ascii_text: bool) -> Search:
+        """:meth:`search` for texts whose UTF-8 is ASCII (``ascii_text``) or not, as one
+        callable with nothing left to decide per call (the engines keep one per rule)."""
+        found = self._searchers[ascii_text]
+        if found is not None:
+            return found
+        program = self._program(ascii_text) if self.engine == "re2" else None
+        search: Search = (
+            self._python_search
+            if program is None
+            else _re2_search(program.Match, self._names or (), ascii_text)
+        )
+        self._searchers[ascii_text] = search
+        return search
+
     def _python_search(self, text: str, data: bytes | None, pos: int) -> dict[str, str | None] | None:
         if pos and data is not None and len(data) != len(text):
             pos = len(data[:pos].decode("utf-8", "replace"))
@@ -132,6 +190,37 @@ class LinearPattern:
 
 
 _UNANCHORED: Any = _re2.RE2.Anchor.UNANCHORED if _re2 is not None else None
+
+
+def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) -> Search:
+    """A search calling one RE2 program's ``Match`` directly; on ASCII text the byte offsets
+    are character offsets, so groups are sliced from the text with no decoding."""
+    anchor = _UNANCHORED
+    if ascii_text:
+
+        def search(text: str, data: bytes, pos: int) -> dict[str, str | None] | None:
+            spans = run(anchor, data, pos, len(data))
+            if spans[0][0] < 0:
+                return None
+            out: dict[str, str | None] = {}
+            for name, index in names:
+                start, end = spans[index]
+                out[name] = None if start < 0 else text[start:end]
+            return out
+
+        return search
+
+    def search_utf8(text: str, data: bytes, pos: int) -> dict[str, str | None] | None:
+        spans = run(anchor, data, pos, len(data))
+        if spans[0][0] < 0:
+            return None
+        out: dict[str, str | None] = {}
+        for name, index in names:
+            start, end = spans[index]
+            out[name] = None if start < 0 else data[start:end].decode("utf-8", "replace")
+        return out
+
+    return search_utf8
 
 
 def bounded_search(

@@ -17,7 +17,7 @@ _TAG = re.compile(
     re.IGNORECASE,
 )
 _TITLE = re.compile(r"<title[^>]{0,200}>(.{0,500}?)</title\s*>", re.IGNORECASE | re.DOTALL)
-_BREAK = re.compile(r"<br\s*/?>|</(?:p|div|h[1-6]|li|tr|pre|title|address|center)\s*>|<hr\b[^>]*>",
+_BREAK = re.compile(r"<br\s*/?>|</(?:p|div|h[1-6]|li|tr|pre|title|address|center)\s*>|<hr\b[^>]{0,2000}>",
                     re.IGNORECASE)  # fmt: skip
 _ANY_TAG = re.compile(r"</?[A-Za-z!][^<>]{0,2000}>")
 _BLANKS = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")

@@ -198,6 +198,24 @@ def _add(parts: list[str], text: str) -> None:
     parts.append(text)
 
 
+_ERROR_OBJECT_KEYS = frozenset(("code", "message", "data"))
+
+
+def _error_code(obj: dict[str, Any], message: str) -> int | None:
+    """The numeric ``code`` of the error object whose ``message`` is ``message``: a JSON-RPC
+    error (``{"code": -32601, "message": …}``), alone or as an envelope's ``error``/``err``
+    (a log record's own fields are not an error object: its ``code`` is left alone)."""
+    for holder in (obj.get("error"), obj.get("err"), obj):
+        if not isinstance(holder, dict) or holder.get("message") is not message:
+            continue
+        if holder is obj and not obj.keys() <= _ERROR_OBJECT_KEYS:
+            return None
+        code = holder.get("code")
+        if isinstance(code, int) and not isinstance(code, bool):
+            return code
+    return None
+
+
 _BELOW_ERROR = frozenset(("TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING"))
 
 
@@ -214,6 +232,10 @@ def _record_text(
     message = _first(obj, names, _MESSAGE_KEYS)
     if message is not None:
         text = _value_text(message, depth, nest + 1, top=False)
+        if isinstance(message, str) and "\n" not in text:
+            code = _error_code(obj, message)
+            if code is not None:  # a line as JSON-RPC clients print it (``-32601: Method …``)
+                text = f"{text}\n{code}: {text}"
         _add(parts, text)
     trace = _first(obj, names, _TRACE_KEYS)
     if trace is not None:

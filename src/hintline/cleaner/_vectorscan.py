@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from hintline._linear import LinearPattern
+from hintline._linear import LinearPattern, Search
 from hintline._vectorscan.cache import CACHE_ENV, cache_dir, in_background, read_entry, write_entry
 from hintline._vectorscan.cache import machine as _machine
 from hintline.cleaner._patterns import (
@@ -223,7 +223,7 @@ def _on_hit(index: int, _start: int, end: int, _flags: int, hits: list[tuple[int
 
 
 class HyperscanMatcher:
-    """Every rule in one Hyperscan database; the lowest matching index is verified with ``re``.
+    """Every rule in one Hyperscan database; the lowest matching index is verified with RE2.
 
     Args:
         rules: the ordered rule table.
@@ -251,6 +251,8 @@ class HyperscanMatcher:
         # compiled on first use: a text is verified against one or two rules, and compiling
         # all of them would cost 30 ms of the first clean()
         self._regex: list[LinearPattern | None] = [None] * len(self.rules)
+        # per rule, its search for any text (2 * index) and for ASCII text (2 * index + 1)
+        self._search: list[Search | None] = [None] * (2 * len(self.rules))
         self._spans = tuple(layout.spans)
         self._guards: dict[int, Guard | None] = {
             i: required_literals(self.rules[i].pattern) for i in layout.always
@@ -258,6 +260,7 @@ class HyperscanMatcher:
         self._always = tuple((index, -1) for index in layout.always)
         self._caseless = tuple((index, -1) for index in layout.caseless)
         self._local = threading.local()
+        self._fallback: ReMatcher | None = None
 
     @property
     def always(self) -> tuple[int, ...]:
@@ -277,7 +280,8 @@ class HyperscanMatcher:
         hits: list[tuple[int, int]] = []
         if self._database is not None:
             # positional arguments: keyword parsing costs the binding 0.6 µs per call
-            self._database.scan(data, _on_hit, 0, hits, self._scratch())
+            scratch = getattr(self._local, "scratch", None) or self._scratch()
+            self._database.scan(data, _on_hit, 0, hits, scratch)
         if self._always:
             hits.extend(self._always)
         if self._caseless and not text.isascii() and any(c in text for c in CASEFOLD_SPECIALS):
@@ -286,12 +290,32 @@ class HyperscanMatcher:
             hits.sort()
         return hits
 
+    def _searcher(self, index: int, ascii_text: bool) -> Search:
+        regex = self._regex[index]
+        if regex is None:
+            regex = self._regex[index] = LinearPattern(self.rules[index].pattern)
+        search = self._search[2 * index + ascii_text] = regex.searcher(ascii_text)
+        return search
+
+    @property
+    def fallback(self) -> ReMatcher:
+        """The ``re`` engine over the same rules, for a call the scan cannot serve."""
+        if self._fallback is None:
+            from hintline.cleaner.match import ReMatcher
+
+            self._fallback = ReMatcher(self.rules, lazy=True)
+        return self._fallback
+
     def match(self, text: str) -> Match | None:
         """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
         data = text.encode("utf-8")  # valid UTF-8: clean() replaced lone surrogates
-        hits = self.candidates(text, data)
+        try:
+            hits = self.candidates(text, data)
+        except Exception:  # e.g. ScratchInUseError from a re-entrant call in a signal handler
+            return self.fallback.match(text)
         if not hits:
             return None
+        ascii_text = len(data) == len(text)
         folded: list[str] = []
         seen = -1
         for index, end in hits:
@@ -307,12 +331,10 @@ class HyperscanMatcher:
             else:
                 # The match lies on the line of its last byte: search from that line's start.
                 pos = data.rfind(b"\n", 0, end - 1) + 1
-            regex = self._regex[index]
-            if regex is None:
-                regex = self._regex[index] = LinearPattern(self.rules[index].pattern)
-            found = regex.search(text, data, pos)
+            search = self._search[2 * index + ascii_text] or self._searcher(index, ascii_text)
+            found = search(text, data, pos)
             if found is None and pos:
-                found = regex.search(text, data, 0)
+                found = search(text, data, 0)
             if found is not None:
                 return Match(index, self.rules[index], found)
         return None

@@ -4,10 +4,11 @@ Everything here is total: any input gives a ``str`` of at most :data:`MAX_INPUT_
 bytes, with no NUL and no ANSI colour sequence.
 
 A longer input keeps its first 16 KiB and last 48 KiB, where failures usually are. When its
-tail holds no failure marker (``Traceback``, ``Caused by:``, ``ERROR``, ``panic:`` …: one
-Vectorscan pass over the tail, reversed, finds the last one), the rest of the input is screened
-the same way and a window around its last failure is kept between a shorter head and tail: an
-exception in the middle of a long log is not lost.
+tail holds no failure (a failure word such as ``Traceback``, ``Caused by:``, ``ERROR``,
+``panic:``, or, in a log whose records open with a timestamp or a bracket, a stray line that
+opens no record: :mod:`hintline.cleaner._failures`), the rest of the input is screened the same
+way, reversed, and a window around its last failure is kept between a shorter head and tail: an
+exception or a crashed child's message in the middle of a long log is not lost.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from hintline._vectorscan.screen import LiteralScreen
+from hintline.cleaner._failures import FAILURE_MARKERS, RECORD_LINE_REVERSED, SCREEN, record_shape
 
 __all__ = [
     "HEAD_BYTES",
@@ -43,35 +44,7 @@ WINDOW_AFTER = 8 * 1024
 """... and this much after it, ..."""
 WINDOW_EDGE = 12 * 1024 - 16
 """... between this much of the input's head and of its tail."""
-FAILURE_MARKERS = (
-    "rror",  # Error, error, ERROR, TypeError, [error]
-    "xception",
-    "ailed",  # failed, Failed, FAILED is below
-    "ailure",  # failure, Failure
-    "FAIL",
-    "anic",  # panic, panicked, PANIC
-    "FATAL",
-    "atal",  # Fatal error, fatal:
-    "CRIT",
-    "SEVERE",
-    "Traceback (most recent",
-    "Caused by: ",
-    "Warning: ",  # PHP's warnings and notices are its runtime errors
-    "Notice: ",
-    "ould not",
-    "denied",
-    "refused",
-    "not found",
-    "No such",
-    "timed out",
-    "imeout",
-    "bort",
-    "Killed",
-    "Segmentation fault",
-    "Uncaught",
-)
-"""What the screen looks for: the words that open or name a failure in traces and logs."""
-_FAILURES = LiteralScreen(FAILURE_MARKERS)
+_FAILURES = SCREEN
 _MAX_INDENTED = 256
 _LOOK_ABOVE = 64 * 1024
 _LAST_LINES = 4096
@@ -143,10 +116,12 @@ def _bound_bytes(data: bytes | bytearray | memoryview) -> str:
     head = bytes(view[: _head_cut(view, HEAD_BYTES)])
     tail_start = _tail_cut(view, size - TAIL_BYTES)
     tail = bytes(view[tail_start:])
-    plain = head.decode("utf-8", "replace") + SEPARATOR + tail.decode("utf-8", "replace")
-    if _FAILURES.search(tail.decode("utf-8", "replace")):
+    head_text = head.decode("utf-8", "replace")
+    shape = record_shape(head_text)
+    plain = head_text + SEPARATOR + tail.decode("utf-8", "replace")
+    if _FAILURES.search(tail.decode("utf-8", "replace"), shape):
         return plain
-    at = _last_failure_byte(view, len(head), tail_start)
+    at = _last_failure_byte(view, len(head), tail_start, shape)
     if at < 0:
         return plain
     # what a stream keeps (read_bounded): the bytes about the failure between head and tail
@@ -163,7 +138,9 @@ def _bound_bytes(data: bytes | bytearray | memoryview) -> str:
     return bound(kept.decode("utf-8", "replace"))
 
 
-def _last_failure_byte(view: bytes | bytearray | memoryview, start: int, end: int) -> int:
+def _last_failure_byte(
+    view: bytes | bytearray | memoryview, start: int, end: int, shape: str | None
+) -> int:
     """Where the last failure marker of ``view[start:end]`` starts (a byte offset), or -1:
     1 MiB decoded and screened at a time, from the end."""
     overlap = max(len(marker) for marker in FAILURE_MARKERS) * 4
@@ -172,7 +149,7 @@ def _last_failure_byte(view: bytes | bytearray | memoryview, start: int, end: in
         lo = max(start, stop - (1 << 20))
         piece = bytes(view[lo : min(end, stop + overlap)])
         text = piece.decode("utf-8", "replace")
-        at = _FAILURES.last(text)
+        at = _FAILURES.last(text, shape=shape)
         if at >= 0:
             return lo + (at if text.isascii() else len(text[:at].encode("utf-8")))
         stop = lo
@@ -202,6 +179,7 @@ def read_bounded(stream: BinaryIO, chunk: int = 1 << 16) -> bytes:
                 tail += head[cut:]
                 del head[cut:]
                 split = True
+                middle.shape = record_shape(bytes(head).decode("utf-8", "replace"))
         if len(tail) > 4 * TAIL_BYTES:
             drop = _head_cut(tail, len(tail) - TAIL_BYTES)
             middle.add(bytes(tail[:drop]))
@@ -211,7 +189,8 @@ def read_bounded(stream: BinaryIO, chunk: int = 1 << 16) -> bytes:
     start = _tail_cut(tail, max(0, len(tail) - TAIL_BYTES))
     plain = bytes(head) + SEPARATOR.encode() + bytes(tail[start:])
     middle.add(bytes(tail[:start]))
-    if not middle.failure or _FAILURES.search(bytes(tail[start:]).decode("utf-8", "replace")):
+    tail_text = bytes(tail[start:]).decode("utf-8", "replace")
+    if not middle.failure or _FAILURES.search(tail_text, middle.shape):
         return plain
     text = (bytes(head) + middle.joined() + bytes(tail[start:])).decode("utf-8", "replace")
     return bound(text).encode("utf-8", "surrogatepass")
@@ -228,12 +207,13 @@ class _Middle:
         self.reaches_head = True  # nothing was lost between the head and the failure
         self.reaches_tail = True  # nothing was lost between the failure and the tail
         self.total = 0  # bytes dropped so far
+        self.shape: str | None = None  # the log's record shape, read from the head
 
     def add(self, dropped: bytes) -> None:
         if not dropped:
             return
         text = dropped.decode("utf-8", "replace")
-        at = _FAILURES.last(text)
+        at = _FAILURES.last(text, shape=self.shape)
         if at >= 0:
             at_byte = at if text.isascii() else len(text[:at].encode("utf-8"))
             at_byte = min(at_byte, len(dropped))
@@ -322,20 +302,40 @@ def _utf8_tail(text: str, size: int) -> str:
     return data.decode("utf-8", "surrogatepass")
 
 
+def _block_start(text: str, at: int, shape: str) -> int:
+    """Where the run of lines that are not records, holding ``at``, starts: the line after the
+    last record line above it (within ``_LOOK_ABOVE``). A crashed child's trace printed
+    between log records is read from its first line (``AxiosError: …``), not its last."""
+    line_start = text.rfind("\n", 0, at) + 1
+    lo = max(HEAD_BYTES, line_start - _LOOK_ABOVE)
+    if lo >= line_start:
+        return at
+    found = RECORD_LINE_REVERSED[shape].search(text[lo:line_start][::-1])
+    if found is None:
+        newline = text.find("\n", lo, line_start)
+        return line_start if newline < 0 else newline + 1
+    record = line_start - 1 - found.start()  # the first character of the record line
+    return min(line_start, text.find("\n", record, line_start) + 1 or line_start)
+
+
 def _failure_window(text: str) -> str | None:
     """Head, a window around the last failure, tail: when the failure lies in the middle."""
     size = len(text)
     tail_start = max(0, size - TAIL_BYTES)
-    if _FAILURES.search(text[-_LAST_LINES:]) or _FAILURES.search(text[tail_start:]):
+    shape = record_shape(text)
+    if _FAILURES.search(text[-_LAST_LINES:], shape) or _FAILURES.search(text[tail_start:], shape):
         return None  # the usual cut keeps the last failure (most often in the last lines)
-    at = _FAILURES.last(text, HEAD_BYTES, tail_start + len(FAILURE_MARKERS[0]))
+    at = _FAILURES.last(text, HEAD_BYTES, tail_start + len(FAILURE_MARKERS[0]), shape)
     if at < 0:
         return None
-    for _ in range(_MAX_INDENTED):  # a marker on an indented line is inside a dump: look above
+    if shape is not None:  # a log: the failure starts where its run of non-record lines does
+        at = _block_start(text, at, shape)
+    for _ in range(_MAX_INDENTED if shape is None else 0):
+        # a marker on an indented line is inside a dump: look above
         line_start = text.rfind("\n", 0, at) + 1
         if text[line_start : line_start + 1] not in (" ", "\t"):
             break
-        above = _FAILURES.last(text, max(HEAD_BYTES, line_start - _LOOK_ABOVE), line_start)
+        above = _FAILURES.last(text, max(HEAD_BYTES, line_start - _LOOK_ABOVE), line_start, shape)
         if above < 0:
             break
         at = above

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from hintline._vectorscan.screen import LiteralScreen
@@ -26,7 +26,7 @@ from hintline.cleaner.render import (
 from hintline.scrub import scrub
 
 if TYPE_CHECKING:
-    from hintline.traces import Trace
+    from hintline.traces import ExceptionInfo
 
 __all__ = [
     "CAUSED_BY",
@@ -211,21 +211,21 @@ def pick_line(text: str) -> str | None:
 
 
 @functools.cache
-def _trace_reader() -> tuple[Callable[[str | BaseException], Trace], Callable[[str], bool]]:
-    """``parse_trace`` and its first screen, imported on the first fallback that needs them
+def _trace_modules() -> tuple[ModuleType, ModuleType]:
+    """:mod:`hintline.traces` and its detector, imported on the first fallback that needs them
     (not with ``hintline``; an import statement per call would cost a microsecond)."""
-    from hintline.traces import parse_trace
-    from hintline.traces._detect import may_hold_trace
+    from hintline import traces
+    from hintline.traces import _detect
 
-    return parse_trace, may_hold_trace
+    return traces, _detect
 
 
 def _root_cause_line(source: str | BaseException) -> str | None:
     try:
-        parse_trace, may_hold_trace = _trace_reader()
-        if isinstance(source, str) and not may_hold_trace(source):
+        traces, detect = _trace_modules()
+        if isinstance(source, str) and not detect.may_hold_trace(source):
             return None  # parse_trace's own first screen, without building an empty Trace
-        root = parse_trace(source).root_cause
+        root: ExceptionInfo | None = traces.parse_trace(source).root_cause
     except Exception:  # the fallback must not fail with the trace parser
         return None
     if root is None or not (root.type or root.message):

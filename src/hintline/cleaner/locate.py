@@ -2,8 +2,9 @@
 
 A text that is one error (a trace, a message) is its own block (``locate`` returns ``None``).
 A text whose first line opens with a level is a log (lines that open with a
-level: ``2026-… ERROR app: …``, ``WARNING:urllib3…``, ``[error]``, ``level=warn``) is read as
-records, and the block is the last failure in it:
+level: ``2026-… ERROR app: …``, ``WARNING:urllib3…``, ``[error]``, ``level=warn``, glog's
+``E1202 02:16:48.123456 12345 file.cc:42]``, PHP's ``PHP Warning:`` / ``Fatal error:``) is read
+as records, and the block is the last failure in it:
 
 * the last record logged at ERROR or above (its message, the header cut, and its lines), or
 * the last exception or error text that follows a record without a header of its own (an
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
 
 __all__ = ["Located", "locate"]
 
@@ -53,6 +54,36 @@ _HEADER_PATTERN = (
 )
 
 
+# glog (C++ glog, absl, Kubernetes' klog): ``E1202 02:16:48.123456 12345 file.cc:42] msg``,
+# the year in front of the month since glog 0.6 (``E20261202 …``).
+_GLOG_HEADER = (
+    r"(?P<glog>[IWEF])(?:\d{4})?\d{4}[ ]\d\d:\d\d:\d\d\.\d{6}[ ]{1,8}\d{1,10}[ ]"
+    r"[^:\]\n]{1,200}:\d{1,9}\][ ]?"
+)
+# PHP's errors as its log writes them (``[02-Dec-2026 02:33:00 UTC] PHP Warning:  msg``, ``PHP
+# Fatal error:  Uncaught …`` on stderr) and as it displays them (``Warning: msg in … on line 7``).
+# A run-time ``Warning`` (E_WARNING) is a call that failed
+# and returned false (``fopen(…): Failed to open stream``): it ranks as an error here, where the
+# question is what failed (the log readers list it as PHP names it, WARNING).
+# PHP's errors as its log writes them (``[02-Dec-2026 02:33:00 UTC] PHP Warning:  msg``, ``PHP
+# Fatal error:  Uncaught …`` on stderr) and as it displays them (``Warning: msg in … on line 7``).
+_PHP_TYPES = {
+    "Fatal error": 50, "Core error": 50, "Compile error": 50, "Parse error": 40,
+    "Recoverable fatal error": 40, "Catchable fatal error": 40, "User error": 40,
+    "Unknown error": 40, "Warning": 40, "Core warning": 30, "Compile warning": 30,
+    "User warning": 30, "Notice": 25, "User notice": 25, "Strict Standards": 25,
+    "Deprecated": 20, "User deprecated": 20,
+}  # fmt: skip
+_PHP_HEADER = (
+    r"(?:\[\d\d-[A-Z][a-z]{2}-\d{4}[ ]\d\d:\d\d:\d\d(?:[ ][\w/+\-]{1,40})?\][ ])?"
+    r"(?P<phpline>(?:PHP[ ])?(?P<php>" + "|".join(sorted(_PHP_TYPES, key=len, reverse=True))
+    + r"):[ ]{1,2})"
+)
+_GLOG_OR_PHP = re.compile(f"{_GLOG_HEADER}|{_PHP_HEADER}")
+_GLOG_RANKS = {"I": 20, "W": 30, "E": 40, "F": 50}
+_PHP_STARTS = ("PHP ", *(f"{word}: " for word in _PHP_TYPES))
+
+
 @functools.cache
 def _header() -> re.Pattern[str]:
     """The record-header regex, compiled when a text first looks like a log (not at import)."""
@@ -69,44 +100,95 @@ _FAILURE_WORDS = re.compile(
     r"|refused|denied|[Ff]ailed|timed out|[Nn]ot found|No such|[Cc]annot|[Uu]nable"
     r"|[Ii]nvalid|Forbidden|Unauthori[sz]ed|[Aa]bort|[Kk]illed|Segmentation fault"
 )
+# A failure that only says a call before it returned nothing: a null, a false or None used as
+# a value. When the record just before it is a failure too (PHP's ``Warning: fopen(…): Failed
+# to open stream: Permission denied`` before ``fread(): Argument #1 ($stream) must be of type
+# resource, bool given``), that one is the cause. Read in the block's first 1 KiB.
+_CONSEQUENCE = re.compile(
+    r"\b(?:bool|null|false) given\b|\bon (?:null|bool|false)\b|'NoneType' object"
+    r"|properties of (?:null|undefined)\b|NullPointerException"
+)
 # pytest's report: a section per failure (``____ test_x ____``), its ``E`` lines.
 _PYTEST_SECTION = re.compile(r"_{3,} [^_\n].{0,300}? _{3,}$")
 _PYTEST_E = re.compile(r"E(?: {1,8}|$)")
 
 
-@dataclass(frozen=True, slots=True)
 class Located:
     """Where the failure is.
 
     Attributes:
         block: the failing block (the whole text when it is one error).
         rest: the other failure text, records below ERROR left out; ``None`` when the block is
-            the whole text.
+            the whole text. Worked out on first read (a long log's other records are read
+            only when the block matches no rule).
         message: the message of the located ERROR record (its header cut), if the block is one.
         failure: whether a failure was found (false for a log of INFO/DEBUG/WARNING records
             only, or a test report without a failure).
         log: whether the text was read as a log or a test report.
     """
 
-    block: str
-    rest: str | None = None
-    message: str | None = None
-    failure: bool = True
-    log: bool = False
+    __slots__ = ("_rest", "_rest_of", "block", "failure", "log", "message")
+
+    def __init__(
+        self,
+        block: str,
+        rest: str | None = None,
+        message: str | None = None,
+        failure: bool = True,
+        log: bool = False,
+        *,
+        rest_of: Callable[[], str | None] | None = None,
+    ) -> None:
+        self.block = block
+        self._rest = rest
+        self._rest_of = rest_of
+        self.message = message
+        self.failure = failure
+        self.log = log
+
+    @property
+    def rest(self) -> str | None:
+        if self._rest_of is not None:
+            self._rest, self._rest_of = self._rest_of(), None
+        return self._rest
+
+    def __repr__(self) -> str:
+        return (
+            f"Located(block={self.block!r}, rest={self.rest!r}, message={self.message!r}, "
+            f"failure={self.failure!r}, log={self.log!r})"
+        )
+
+
+_MAX_HEADER_LINE = 1024
+"""A header is read in the first 1 KiB of its line: the regex backtracks only within that."""
 
 
 def _level(line: str) -> tuple[int, int] | None:
     """The rank of a header line's level and where its message starts, or ``None``."""
+    line = line[:_MAX_HEADER_LINE]
+    first = line[:1]
+    if (first in _GLOG_FIRST and line[1:2].isdigit()) or (
+        first in _PHP_FIRST and (line.startswith(_PHP_STARTS) or line[3:4] == "-")
+    ):
+        other = _GLOG_OR_PHP.match(line)
+        if other is not None:
+            glog = other["glog"]
+            if glog:
+                return _GLOG_RANKS[glog], other.end()
+            # PHP's error type is part of its message, as an exception's class is
+            return _PHP_TYPES[other["php"]], other.start("phpline")
     found = _header().match(line)
     if found is None:
         return None
     word = found["level"] or found["lower"] or found["kv"]
-    rank = _RANKS.get(word.upper())
-    if rank is None:
+    known = _RANKS.get(word.upper())
+    if known is None:
         return None
-    return rank, found.end()
+    return known, found.end()
 
 
+_GLOG_FIRST = frozenset("IWEF")
+_PHP_FIRST = frozenset("[PFCRUWNSD")
 _LOWER = ("trace", "debug", "info", "notice", "warn", "error", "crit", "fatal", "alert", "emerg")
 _LEVEL_STARTS = (
     *_RANKS,
@@ -115,6 +197,8 @@ _LEVEL_STARTS = (
     *(f"[{day} " for day in ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")),
     *(f"{day}, " for day in ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")),
     "level=", "time=", "ts=",
+    *(f"{c}{d}" for c in "IWEF" for d in "012"),  # glog: a month (0, 1) or the year (20…)
+    *_PHP_STARTS,
 )  # fmt: skip
 _MONTHS = ("Jan ", "Feb ", "Mar ", "Apr ", "May ", "Jun ", "Jul ", "Aug ", "Sep ", "Oct ", "Nov ",
            "Dec ")  # fmt: skip
@@ -133,68 +217,112 @@ def _may_open_record(text: str, start: int) -> bool:
     return starts is not None and text.startswith(starts, start)
 
 
+def is_record_header(line: str) -> bool:
+    """Whether ``line`` (one line) opens a log record: a level after an optional timestamp,
+    thread and logger name."""
+    return _may_open_record(line, 0) and _level(line) is not None
+
+
 def locate(text: str) -> Located | None:
     """Find the failing block of ``text`` (see the module docstring). Never raises.
 
     Returns ``None`` when the whole text is the block (one error, not a log): the common case
     costs one dict lookup and one ``startswith``.
     """
-    starts = _STARTS_BY_FIRST.get(text[:1])
+    first = text[:1]
+    starts = _STARTS_BY_FIRST.get(first)
     if starts is None:
-        if text.startswith("=") and " test session starts " in text[:200]:
+        if first == "=" and " test session starts " in text[:200]:
             return _locate_pytest(text)
+        if first == "\n" and text.strip():  # PHP displays each error after an empty line
+            stripped = text.lstrip("\n")
+            located = locate(stripped)
+            return None if located is None else located
         return None
-    if text.startswith(starts) and _header().match(text) is not None:
+    if text.startswith(starts) and _level(text) is not None:
         return _locate_log(text)
     return None
 
 
+def _header_at(lines: list[str], index: int) -> tuple[int, int] | None:
+    """The rank and message start of line ``index`` when it opens a record, else ``None``."""
+    line = lines[index]
+    if not line or line[0] in " \t" or not _may_open_record(line, 0):
+        return None  # continuation lines are indented; a header is not
+    return _level(line)
+
+
 def _locate_log(text: str) -> Located:
+    """The last failure of a log, its records read from the end: a long log's earlier records
+    are parsed only when the rest is asked for."""
     lines = text.split("\n")
-    # records: (rank or None for text before the first header, header line index, message start)
-    records: list[tuple[int | None, int, int]] = []
-    for index, line in enumerate(lines):
-        if not line or line[0] in " \t" or not _may_open_record(line, 0):
-            continue  # continuation lines are indented; a header is not
-        level = _level(line)
-        if level is not None:
-            records.append((level[0], index, level[1]))
-    if not records:
-        return Located(text, log=True)
-    if records[0][1] != 0:
-        records.insert(0, (None, 0, 0))
-    spans: list[tuple[int | None, int, int, int]] = []  # rank, first line, end line, msg start
-    for n, (rank, first, start) in enumerate(records):
-        end = records[n + 1][1] if n + 1 < len(records) else len(lines)
-        spans.append((rank, first, end, start))
+    # spans from the end: (rank or None for text before the first header, first line, end line,
+    # message start); only as many as it takes to find the failure
+    spans: list[tuple[int | None, int, int, int]] = []
+    end = len(lines)
+    index = len(lines)
+    found_header = False
+
+    def previous_span() -> tuple[int | None, int, int, int] | None:
+        nonlocal end, index
+        while index > 0:
+            index -= 1
+            level = _header_at(lines, index)
+            if level is not None:
+                span: tuple[int | None, int, int, int] = (level[0], index, end, level[1])
+                end = index
+                return span
+        if end > 0:  # the text before the first header
+            span = (None, 0, end, 0)
+            end = 0
+            return span
+        return None
+
     chosen: tuple[str, str | None] | None = None
-    chosen_at = -1
-    for n in range(len(spans) - 1, -1, -1):
-        rank, first, end, start = spans[n]
+    while (span := previous_span()) is not None:
+        spans.append(span)
+        rank, first, stop, start = span
+        if rank is None and not found_header:
+            return Located(text, log=True)  # no header at all: the text is one block
+        found_header = True
         if rank is not None and rank >= _ERROR_RANK:
             message = lines[first][start:]
-            chosen = ("\n".join([message, *lines[first + 1 : end]]), message.strip() or None)
-            chosen_at = n
+            chosen = ("\n".join([message, *lines[first + 1 : stop]]), message.strip() or None)
             break
         # below ERROR (or no header): only the lines after the header can hold a failure
-        body_from = first + 1 if rank is not None else first
-        body = "\n".join(lines[body_from:end])
+        body = "\n".join(lines[first + 1 if rank is not None else first : stop])
         if _holds_failure(body):
             chosen = (body.strip("\n"), None)
-            chosen_at = n
             break
     if chosen is None:
         return Located(text, None, None, failure=False, log=True)
-    rest_parts = []
-    for n, (rank, first, end, _start) in enumerate(spans):
-        if rank is not None and rank < _ERROR_RANK:
-            body = "\n".join(lines[first + 1 : end])
-            if n == chosen_at or _holds_failure(body):
-                rest_parts.append(body)
-            continue
-        rest_parts.append("\n".join(lines[first:end]))  # the header too: a rule may read it
-    rest = "\n".join(rest_parts)
-    return Located(chosen[0], rest if rest.strip() else None, chosen[1], failure=True, log=True)
+    chosen_at = spans[-1][1]  # the first line of the chosen span
+    if _CONSEQUENCE.search(chosen[0][:_MAX_HEADER_LINE]) is not None:
+        before = previous_span()
+        if before is not None:
+            spans.append(before)
+            rank, first, stop, start = before
+            if rank is not None and rank >= _ERROR_RANK:  # the failed call the null came from
+                message = lines[first][start:]
+                chosen = ("\n".join([message, *lines[first + 1 : stop]]), message.strip() or None)
+                chosen_at = first
+
+    def rest() -> str | None:
+        every = list(spans)
+        while (span := previous_span()) is not None:
+            every.append(span)
+        parts = []
+        for rank, first, stop, _start in reversed(every):
+            if rank is not None and rank < _ERROR_RANK:
+                body = "\n".join(lines[first + 1 : stop])
+                if first == chosen_at or _holds_failure(body):
+                    parts.append(body)
+                continue
+            parts.append("\n".join(lines[first:stop]))  # the header too: a rule may read it
+        joined = "\n".join(parts)
+        return joined if joined.strip() else None
+
+    return Located(chosen[0], None, chosen[1], failure=True, log=True, rest_of=rest)
 
 
 def _holds_failure(body: str) -> bool:
@@ -218,7 +346,7 @@ def _locate_pytest(text: str) -> Located:
     last_e = next((i for i in range(len(lines) - 1, -1, -1) if _PYTEST_E.match(lines[i])), -1)
     start = 0
     for index in range(last_e - 1, -1, -1):
-        if lines[index].startswith("_") and _PYTEST_SECTION.match(lines[index]):
+        if lines[index].startswith("_") and _PYTEST_SECTION.match(lines[index][:_MAX_HEADER_LINE]):
             start = index + 1
             break
     block: list[str] = []

@@ -83,17 +83,15 @@ class Matcher(Protocol):
         ...
 
 
-_Step = tuple[
-    Callable[[str, bytes | None, int], dict[str, str | None] | None], tuple[str, ...] | None, bool
-]
-"""What the stdlib engine keeps per rule: its linear-time search, its guard's literals
+_Step = tuple[LinearPattern, tuple[str, ...] | None, bool]
+"""What the stdlib engine keeps per rule: its linear-time pattern, its guard's literals
 (``None``: no guard) and whether they are casefolded."""
 
 
 def _step(rule: Rule) -> _Step:
     guard = required_literals(rule.pattern)
     return (
-        LinearPattern(rule.pattern).search,
+        LinearPattern(rule.pattern),
         None if guard is None else guard.literals,
         guard is not None and guard.caseless,
     )
@@ -147,8 +145,9 @@ class ReMatcher:
         """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
         folded: str | None = None
         data: bytes | None = None
+        ascii_text = False
         index = 0
-        for search, literals, caseless in self._plan or self._lazy_plan():
+        for regex, literals, caseless in self._plan or self._lazy_plan():
             if literals is not None:
                 if caseless:
                     if folded is None:
@@ -164,7 +163,8 @@ class ReMatcher:
                     continue
             if data is None:
                 data = text.encode("utf-8", "surrogatepass")
-            found = search(text, data, 0)
+                ascii_text = len(data) == len(text)
+            found = regex.searcher(ascii_text)(text, data, 0)
             if found is not None:
                 return Match(index, self.rules[index], found)
             index += 1
@@ -211,15 +211,19 @@ _lock = threading.Lock()
 _forced: str | None = None
 _matcher: Matcher | None = None
 _matcher_rules: tuple[Rule, ...] | None = None
+_direct: tuple[tuple[Rule, ...], Callable[[str], Match | None]] | None = None
+"""The rules and the ``match`` of the engine that answers for good (Hyperscan once its
+database is ready, else the stdlib engine): :func:`match` calls it with no wrapper between."""
 
 
 def set_engine(name: str | None) -> None:
     """Force ``"re"`` or ``"hyperscan"`` for :func:`match` (``None``: from the environment)."""
-    global _forced, _matcher, _matcher_rules
+    global _forced, _matcher, _matcher_rules, _direct
     with _lock:
         _forced = name
         _matcher = None
         _matcher_rules = None
+        _direct = None
 
 
 def _requested() -> str | None:
@@ -252,14 +256,30 @@ def _default() -> Matcher:
 
 def match(text: str) -> Match | None:
     """Match ``text`` against :data:`hintline.rules.RULES` with the active engine."""
-    return _default().match(text)
+    direct = _direct
+    if direct is not None and direct[0] is _table.RULES:
+        return direct[1](text)
+    return _settle().match(text)
+
+
+def _settle() -> Matcher:
+    """The active matcher; once it answers for good, its ``match`` becomes :data:`_direct`."""
+    global _direct
+    matcher = _default()
+    ready = getattr(matcher, "ready", matcher)  # an AutoMatcher: its Hyperscan matcher, if built
+    if ready is not None:
+        with _lock:
+            if matcher is _matcher:  # not replaced meanwhile by set_engine()
+                _direct = (matcher.rules, ready.match)
+    return matcher
 
 
 def _reset_after_fork() -> None:
-    global _lock, _matcher, _matcher_rules
+    global _lock, _matcher, _matcher_rules, _direct
     _lock = threading.Lock()
     _matcher = None  # a background compile does not survive fork
     _matcher_rules = None
+    _direct = None
 
 
 if hasattr(os, "register_at_fork"):

@@ -118,15 +118,12 @@ def normalise(value: str | None, *, split: bool = True) -> str:
     ``split=False`` a composite ``a, b`` is kept whole (a key list: every column)."""
     if value is None:
         return UNKNOWN
-    if (
-        len(value) <= MAX_VALUE_CHARS
-        and value.isascii()
-        and value.isprintable()
-        and " " not in value
-        and "," not in value
-        and value[:1] not in _PAIRS
-    ):
-        return value  # a plain value (`user_id`, `/v1/orders`): every step below keeps it
+    if len(value) <= MAX_VALUE_CHARS and "," not in value and value.isascii() and value.isprintable():
+        # printable ASCII (no control character, no whitespace but the space), no composite,
+        # not too long: nothing to remove, scrub or cut below (`user_id`, `'users'`)
+        if " " in value:
+            value = " ".join(value.split())
+        return _strip_pairs(value) if value[:1] in _PAIRS else value
     if not value.isascii() or not value.isprintable():
         value = _CONTROL.sub("", value)
     value = _strip_pairs(" ".join(value.split()))
@@ -207,9 +204,13 @@ def _key_list(value: str | None) -> str:
     """A key list's parts, each normalised, joined by ``, `` (``('a', 'b')`` gives ``a, b``)."""
     if value is None:
         return UNKNOWN
+    return cut_scrubbed(scrub(_joined(value)), MAX_VALUE_CHARS, "")
+
+
+def _joined(value: str) -> str:
+    """A key list's parts, each normalised, joined by ``, `` (not yet scrubbed nor cut)."""
     whole = normalise(value, split=False)
-    joined = ", ".join(normalise(part, split=False) for part in whole.split(","))
-    return cut_scrubbed(scrub(joined), MAX_VALUE_CHARS, "")
+    return ", ".join(normalise(part, split=False) for part in whole.split(","))
 
 
 def _quiet(text: str) -> bool:
@@ -279,12 +280,22 @@ def _no_assertion(pattern: str) -> bool:
 def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     values = {group: normalise(value) for group, value in groups.items()}
     key_group = rule.key_group
+    pending = None  # a key list that fits, put in unscrubbed: the hint's scan answers for it
     if rule.key_list and key_group is not None:
-        values[key_group] = _key_list(groups.get(key_group))
+        raw = groups.get(key_group)
+        joined = None if raw is None else _joined(raw)
+        if joined is not None and len(joined) <= MAX_VALUE_CHARS:
+            values[key_group] = pending = joined
+        else:
+            values[key_group] = _key_list(raw)
     formatted = valid_text(PREFIX + rule.hint.format_map(values))
-    # one prefilter scan answers for the hint and its key when it finds nothing (_quiet);
-    # else both are scrubbed as before
+    # one prefilter scan answers for the hint, its key and a pending key list when it finds
+    # nothing (_quiet); else each is scrubbed as before
     quiet = _quiet(formatted)
+    if pending is not None and key_group is not None and not (quiet and pending in formatted):
+        values[key_group] = _key_list(groups.get(key_group))
+        formatted = valid_text(PREFIX + rule.hint.format_map(values))
+        quiet = _quiet(formatted)
     text = _finish(formatted, formatted if quiet else scrub_report(formatted).text)
     key = None
     if key_group is not None and groups.get(key_group) is not None:

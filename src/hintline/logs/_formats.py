@@ -36,8 +36,13 @@ class LogFormatError(HintlineError, ValueError):
 
 
 _JAVA_FRAME = re.compile(r"^\s+at [\w$.<>/]+\(")
-_JAVA_HEADER = re.compile(r"\[[^\]]*\]\s+(?:ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\s+\S+\s+-|(?:ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\s+\[[^\]]*\]\s+\S+\s+-")
-_LOG4J_FRAME = re.compile(r"\)\s+~?\[[^\]]*\]\s*$")
+# (a bracket's content stops at the next bracket and is bounded: ``[^\]]*`` searched over a
+# line of ``[[[[`` backtracks quadratically, 0.1 s per 4 KiB line)
+_JAVA_HEADER = re.compile(
+    r"\[[^\[\]\n]{0,300}\]\s+(?:ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\s+\S+\s+-"
+    r"|(?:ERROR|WARN|INFO|DEBUG|TRACE|FATAL)\s+\[[^\[\]\n]{0,300}\]\s+\S+\s+-"
+)
+_LOG4J_FRAME = re.compile(r"\)\s+~?\[[^\[\]\n]{0,300}\]\s*$")
 _PYTHON = re.compile(
     r"^(?:(?:CRITICAL|FATAL|ERROR|WARNING|INFO|DEBUG):[^:\s]*:|Traceback \(most recent call last\):"
     r"|\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}(?! \[)"
@@ -180,6 +185,7 @@ def parse_record(text: str, fmt: str, *, reference: date | None = None) -> Parse
 
 _CAUSED_BY = re.compile(r"^Caused by: ([\w$.]+)", re.MULTILINE)
 _PY_LAST = re.compile(r"^([A-Za-z_][\w.]*)(?::\s|:?$)", re.MULTILINE)
+_CHAINING = re.compile(r"\n[ \t\r\n]{0,16}(?:The above exception|During handling)")
 _PHP_OBJECT = re.compile(r"\[object\] \(([\w\\]+)\(code: ")
 _PHP_UNCAUGHT = re.compile(r"Uncaught ([\w\\]+)")
 _GENERIC = re.compile(
@@ -202,7 +208,9 @@ def _fallback_type(trace_text: str, message: str) -> str | None:
     if "Traceback (most recent call last):" in text:
         # Python prints the innermost cause first; its block ends at the chaining sentence.
         first = text.split("Traceback (most recent call last):", 1)[1]
-        first = re.split(r"\n\s*(?:The above exception|During handling)", first, maxsplit=1)[0]
+        # the blank line before the chaining sentence: a bounded run (``\n\s*`` backtracks
+        # quadratically over a run of blank lines)
+        first = _CHAINING.split(first, maxsplit=1)[0]
         found = [m for m in _PY_LAST.findall(first) if m not in ("During", "The")]
         if found:
             return str(found[-1])

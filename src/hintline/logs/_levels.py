@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["LEVEL_RANKS", "level_rank", "normalise_level", "numeric_level", "words_at_least"]
+__all__ = [
+    "LEVEL_RANKS", "PHP_ERROR_LEVELS", "level_rank", "normalise_level", "numeric_level", "words_at_least",
+]  # fmt: skip
 
 # Python logging, java.util.logging, logback/log4j, syslog/PSR-3 (Monolog, TYPO3), Go/Rust/pino.
 LEVEL_RANKS: dict[str, int] = {
@@ -22,6 +24,19 @@ SYSLOG_PRIORITIES = ("EMERGENCY", "ALERT", "CRITICAL", "ERROR", "WARNING", "NOTI
 MONOLOG_LEVELS = {100: "DEBUG", 200: "INFO", 250: "NOTICE", 300: "WARNING", 400: "ERROR",
                   500: "CRITICAL", 550: "ALERT", 600: "EMERGENCY"}
 PINO_LEVELS = {10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARNING", 50: "ERROR", 60: "FATAL"}
+
+# PHP's error types as its error log and display print them (``PHP Warning:  …``), as levels.
+PHP_ERROR_LEVELS = {
+    "Fatal error": "FATAL", "Core error": "FATAL", "Compile error": "FATAL",
+    "Parse error": "ERROR", "Recoverable fatal error": "ERROR", "Catchable fatal error": "ERROR",
+    "User error": "ERROR", "Unknown error": "ERROR",
+    "Warning": "WARNING", "Core warning": "WARNING", "Compile warning": "WARNING",
+    "User warning": "WARNING",
+    "Notice": "NOTICE", "User notice": "NOTICE", "Strict Standards": "NOTICE",
+    "Deprecated": "INFO", "User deprecated": "INFO",
+}  # fmt: skip
+PHP_ERROR_TYPES = "|".join(sorted(PHP_ERROR_LEVELS, key=len, reverse=True))
+"""The alternation of PHP's error types, longest first."""
 
 
 def normalise_level(word: str) -> str:

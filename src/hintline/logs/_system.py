@@ -1,5 +1,7 @@
 """System log layouts: Apache and nginx error logs, Android logcat, OpenStack's oslo.log, syslog
-(RFC 3164 and RFC 5424), and ``text``, the fallback for a text log of any other layout.
+(RFC 3164 and RFC 5424), glog (C++ glog, absl, klog), PHP's errors on stderr (``PHP Warning:
+…`` without a timestamp; with one, PHP's error log is ``plain``), and ``text``, the fallback
+for a text log of any other layout.
 
 Each layout is a header regex with named groups (``ts``, ``level``, ``component``, ``message``,
 …). Where the writer repeats the header on every line of a multi-line record (logcat and oslo.log
@@ -17,7 +19,13 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from hintline.logs._levels import LEVEL_RANKS, SYSLOG_PRIORITIES, normalise_level
+from hintline.logs._levels import (
+    LEVEL_RANKS,
+    PHP_ERROR_LEVELS,
+    PHP_ERROR_TYPES,
+    SYSLOG_PRIORITIES,
+    normalise_level,
+)
 from hintline.logs._text import Parsed, split_trace
 from hintline.logs._time import parse_timestamp
 
@@ -50,6 +58,13 @@ _HEADER: dict[str, str] = {
         r"(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (?P<pid>\d+) (?P<level>[A-Z]+) "
         r"(?P<component>[\w.\-]+) (?:\[(?P<context>[^\]\n]*)\] )?"
     ),
+    # glog "E20261202 02:16:48.123456 12345 file.cc:42] msg" (no year before glog 0.6, absl)
+    "glog": (
+        r"(?P<level>[IWEF])(?P<ts>(?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}) {1,8}(?P<tid>\d{1,10}) "
+        r"(?P<component>[^:\]\n]{1,200}:\d{1,9})\] ?"
+    ),
+    # PHP's errors logged to stderr: "PHP Warning:  msg in /app/x.php on line 7"
+    "php": rf"PHP (?P<level>{PHP_ERROR_TYPES}):  ?",
     # RFC 5424 "<165>1 2026-11-30T06:36:45.123Z host app 123 ID47 [sd] msg"
     "syslog5424": (
         r"(?:<(?P<pri>\d{1,3})>)1 (?P<ts>\S+) (?P<host>\S+) (?P<component>\S+) (?P<pid>\S+) "
@@ -67,6 +82,8 @@ SYSTEM_START: dict[str, str] = {
     "nginx": r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d \[",
     "logcat": _HEADER["logcat"] + rf"(?!{_CONT}|[\r\n]|$)",
     "oslo": _HEADER["oslo"].replace("(?:\\[(?P<context>", "(?>(?:\\[(?P<context>").replace("\\] )?", "\\] )?)") + rf"(?!{_CONT}|[\r\n]|$)",
+    "glog": r"[IWEF](?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ ",
+    "php": rf"PHP (?:{PHP_ERROR_TYPES}): ",
     "syslog": rf"(?:<\d{{1,3}}>1 |(?:<\d{{1,3}}>)?{_MON} [ \d]\d \d\d:\d\d:\d\d )",
     "text": rf"(?!{_CONT}|[\r\n])",
 }
@@ -74,6 +91,7 @@ SYSTEM_FORMATS = tuple(SYSTEM_START)
 """The layouts of this module, as ``format=`` names (``syslog`` reads RFC 3164 and 5424)."""
 
 _COMPILED = {name: re.compile(pattern) for name, pattern in _HEADER.items()}
+_GLOG_LEVELS = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "FATAL"}
 _LOGCAT_LEVELS = {"V": "TRACE", "D": "DEBUG", "I": "INFO", "W": "WARNING", "E": "ERROR", "F": "FATAL", "A": "FATAL"}
 _UPPER_LEVEL = re.compile(
     r"(?<![\w-])(?P<level>" + "|".join(sorted(LEVEL_RANKS, key=len, reverse=True)) + r")(?![\w-])"
@@ -153,15 +171,19 @@ def parse_system_record(record: str, fmt: str, *, reference: date | None = None)
         parsed.message = header.strip()
     else:
         g = m.groupdict()
-        text_ts = g["ts"]
+        text_ts = g.get("ts") or ""  # PHP on stderr prints no time
         if fmt == "apache":
             text_ts = re.sub(rf"^{_DAY} ({_MON}) +(\d{{1,2}}) (\S+) (\d{{4}})", r"\2 \1 \4 \3", text_ts)
         elif fmt == "nginx":
             text_ts = text_ts.replace("/", "-")
         elif fmt == "logcat":
             text_ts = f"{(reference or date.today()).year}-{text_ts}"
-        parsed.timestamp = parse_timestamp(text_ts, reference=reference)
-        if fmt in ("syslog", "logcat"):
+        elif fmt == "glog":
+            day, clock = text_ts.split(" ", 1)
+            year = day[:-4] or str((reference or date.today()).year)
+            text_ts = f"{year}-{day[-4:-2]}-{day[-2:]} {clock}"
+        parsed.timestamp = parse_timestamp(text_ts, reference=reference) if text_ts else None
+        if fmt in ("syslog", "logcat") or (fmt == "glog" and g["ts"].index(" ") == 4):
             parsed.timestamp = _year_less(parsed.timestamp, reference)
         parsed.component = (g.get("component") or "").strip() or None
         if parsed.component == "-":
@@ -173,7 +195,12 @@ def parse_system_record(record: str, fmt: str, *, reference: date | None = None)
             rest = _strip_headers(rest, pattern)  # type: ignore[arg-type]
         elif fmt == "oslo":
             parsed.level = normalise_level(level or "INFO")
-            rest = _strip_headers(rest, re.compile(_HEADER["oslo"]))
+            rest = _strip_headers(rest, _COMPILED["oslo"])
+        elif fmt == "glog":
+            parsed.level = _GLOG_LEVELS[level or "I"]
+            parsed.extra["source"] = parsed.component or ""
+        elif fmt == "php":
+            parsed.level = PHP_ERROR_LEVELS.get(level or "", "ERROR")
         elif fmt in ("apache", "nginx"):
             word = (level or "").upper().rstrip("0123456789")
             parsed.level = normalise_level(word) if word in LEVEL_RANKS else "INFO"
@@ -187,6 +214,8 @@ def parse_system_record(record: str, fmt: str, *, reference: date | None = None)
         rest_msg, trace = split_trace(rest)
         if rest_msg.strip():
             parsed.message = f"{parsed.message}\n{rest_msg.rstrip()}"
+        if fmt == "php" and trace.startswith("Stack trace:"):
+            trace = f"{parsed.message}\n{trace}"  # "Uncaught X: msg" heads its stack
         parsed.trace_text = trace
     if fmt == "text" and parsed.level is None and parsed.trace_text:
         parsed.level = "ERROR"
@@ -198,11 +227,13 @@ def sniff_system(lines: list[str]) -> str | None:
     if not lines:
         return None
     best, hits = None, 0
-    for name in ("apache", "nginx", "logcat", "oslo", "syslog5424", "syslog"):
+    for name in ("apache", "nginx", "logcat", "oslo", "glog", "php", "syslog5424", "syslog"):
         pattern = _COMPILED[name]
         n = sum(1 for ln in lines if pattern.match(ln))
         if n > hits:
             best, hits = name, n
-    if best is None or hits < max(1, len(lines) // 2):
+    # continuation lines (indented: a stack's frames) open no record of any layout
+    records = sum(1 for ln in lines if ln[:1] not in (" ", "\t"))
+    if best is None or hits < max(1, records // 2):
         return None
     return "syslog" if best == "syslog5424" else best

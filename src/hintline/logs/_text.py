@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from hintline.logs._levels import LEVEL_RANKS, normalise_level
+from hintline.logs._levels import LEVEL_RANKS, PHP_ERROR_LEVELS, PHP_ERROR_TYPES, normalise_level
 from hintline.logs._time import parse_timestamp
 
 __all__ = ["START", "Parsed", "parse_text_record", "split_trace"]
@@ -68,6 +68,7 @@ _HEADERS = tuple(re.compile(p, re.IGNORECASE) for p in (
 _MONOLOG = re.compile(
     r"^\[(?P<ts>[^\]]+)\] (?P<component>[\w.\-]+?)\.(?P<level>[A-Z]+): (?P<message>.*)", re.DOTALL
 )
+_PHP_LEVEL = re.compile(rf"PHP (?P<type>{PHP_ERROR_TYPES}): ")
 _ANY_LEVEL = re.compile(rf"(?<![\w-])(?P<level>{_LEVELS})(?![\w-])", re.IGNORECASE)
 
 # The first line of an exception inside a record's continuation lines.
@@ -204,8 +205,11 @@ def parse_text_record(record: str, fmt: str, *, reference: date | None = None) -
                     parsed.extra[name] = groups[name]
             break
     else:
-        lm = _ANY_LEVEL.search(body[:80])
-        if lm and (flags or lm["level"].isupper()):
+        php = _PHP_LEVEL.match(body)
+        lm = None if php else _ANY_LEVEL.search(body[:80])
+        if php:  # PHP's error log: its error type is the level ("PHP Deprecated:" is INFO)
+            parsed.level = PHP_ERROR_LEVELS[php["type"]]
+        elif lm and (flags or lm["level"].isupper()):
             parsed.level = normalise_level(lm["level"])
         parsed.message = body.strip()
     if fmt == "typo3":

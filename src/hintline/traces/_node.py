@@ -34,8 +34,17 @@ _COMMON_BODY = (
 _COMMON = re.compile(rf"\s*+at {_COMMON_BODY}\s*+\Z")
 _COMMON_REST = re.compile(rf"{_COMMON_BODY}\Z")
 _MATCHING = re.compile(r"\s*\.\.\. (\d+) lines matching cause stack trace \.\.\.")
-_AS = re.compile(r" \[as [^\]]*\]$")
 _CODE = re.compile(r"\s{2}code: '([\w.-]+)',?$")
+
+
+def _drop_alias(func: str) -> str:
+    """``obj.method [as alias]`` → ``obj.method``, for a name ending in ``]``: the leftmost
+    `` [as `` with no ``]`` between it and the final one is cut with all that follows (what
+    ``re.sub(r" \\[as [^\\]]*\\]$", "", func)`` does; that pattern tries every `` [as `` up to
+    the end of a name without its closing ``]``, quadratic; this is two C scans)."""
+    close = func.rfind("]", 0, len(func) - 1)  # the last ``]`` before the final one
+    pos = func.find(" [as ", close + 1, len(func) - 1)
+    return func[:pos] if pos >= 0 else func
 
 
 def node_frame(rest: str) -> RawFrame:
@@ -56,7 +65,7 @@ def node_frame(rest: str) -> RawFrame:
         func = rest
         loc = ""
     if func is not None and func.endswith("]") and " [as " in func:
-        func = _AS.sub("", func)
+        func = _drop_alias(func)
     file: str | None = loc or None
     line = col = None
     parts = loc.rsplit(":", 2)
@@ -90,7 +99,7 @@ def _common_frame(m: re.Match[str]) -> RawFrame:
     if func is None:
         return (file2, int(num2), None, None, int(col2))
     if func.endswith("]") and " [as " in func:
-        func = _AS.sub("", func)
+        func = _drop_alias(func)
     return (file, int(num), func, None, int(col))
 
 

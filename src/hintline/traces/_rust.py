@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from operator import itemgetter
 
 from hintline.traces._memo import MEMO_SIZE, shared_dict
@@ -117,7 +118,8 @@ def _names(symbols: list[str]) -> list[_Names]:
     names = list(map(memo.get, symbols))
     if None not in names:
         return names  # type: ignore[return-value]  # (no None left)
-    missing = [s for s, got in zip(symbols, names, strict=True) if got is None]
+    # each new symbol once (a recursion repeats a few symbols hundreds of times)
+    missing = list(dict.fromkeys([s for s, got in zip(symbols, names, strict=True) if got is None]))
     joined = "\n".join(missing)  # symbols hold no newline
     if "::h" in joined:
         joined = _LEGACY_HASH.sub("", joined)
@@ -397,21 +399,42 @@ def _place_frames(exc: RawException, site: RawFrame | None, pairs: list[_Pair]) 
     elif site is not None:
         exc.add(site)
     names = _names(list(map(itemgetter(0), pairs)))
-    append = exc.frames.append
+    bodies = list(map(itemgetter(1), pairs))
     seen = _LOCATIONS
-    for (_, body), (module, function) in zip(pairs, names, strict=True):
-        if body is None:
-            append((None, None, function, module, None))
-            continue
-        at = seen.get(body)
-        if at is None:
-            if len(seen) >= MEMO_SIZE:
-                seen.clear()
-            # ``_at_body`` inline (the reading checked the location)
-            head, _, last = body.rpartition(":")
-            rest, colon, mid = head.rpartition(":")
-            if colon and mid.isdecimal() and rest:
-                at = seen[body] = (rest, int(mid), int(last))
-            else:
-                at = seen[body] = (head, int(last), None)
-        append((at[0], at[1], function, module, at[2]))
+    try:  # every location seen before: one comprehension
+        exc.frames += _frames(bodies, names, seen.get)
+        return
+    except TypeError:  # (a location not in the memo: its lookup gave None)
+        pass
+    get = seen.get
+    distinct = [body for body in dict.fromkeys(bodies) if body is not None]
+    missing = [body for body in distinct if body not in seen]
+    # each new location read once (a recursion repeats a few of them)
+    parsed = {body: _location(body) for body in missing}
+    if len(seen) + len(parsed) > MEMO_SIZE:
+        local = {body: seen[body] for body in distinct if body in seen}
+        local.update(parsed)
+        get = local.get
+        seen.clear()
+    if len(parsed) <= MEMO_SIZE:
+        seen.update(parsed)
+    exc.frames += _frames(bodies, names, get)
+
+
+def _frames(
+    bodies: list[str | None], names: list[_Names], get: Callable[[str], tuple[str, int, int | None] | None]
+) -> list[RawFrame]:
+    """The frames of a backtrace's locations and names (``TypeError`` when ``get`` misses one)."""
+    return [
+        (None, None, function, module, None) if body is None else ((at := get(body))[0], at[1], function, module, at[2])  # type: ignore[index]
+        for body, (module, function) in zip(bodies, names, strict=True)
+    ]
+
+
+def _location(body: str) -> tuple[str, int, int | None]:
+    """:func:`_at_body` of a location text the reading checked already (never ``None``)."""
+    head, _, last = body.rpartition(":")
+    rest, colon, mid = head.rpartition(":")
+    if colon and mid.isdecimal() and rest:
+        return (rest, int(mid), int(last))
+    return (head, int(last), None)
