@@ -124,6 +124,8 @@ class TestScrubStream:
         "b" * 60 + "\nAuthorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkw\n"
         "    IiwibmFtZSI6IkpvaG4gRG9lIn0.SflKxwRJSMeKKF2QT4fw\n" + "more\n" * 20,
         "c" * 60 + "\nform=ImmutableMultiDict([('user', 'app'), ('password',\n 'S3cretPw1')])\n" + "z\n" * 30,
+        "d" * 60 + "\ndb:\n  password: |-  # rotated\n    S3cretPw1\n" + "y\n" * 30,
+        "e" * 60 + "\n{'user': 'app', 'password': 'Zm9v\nYmFyYmF6cXV4', 'retries': 3}\n" + "w\n" * 30,
     )
 
     @pytest.mark.parametrize("text", TEXTS)
