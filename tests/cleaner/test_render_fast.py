@@ -227,3 +227,16 @@ def test_triggers_are_checked_for_assertions() -> None:
     assert render._no_assertion(r"[^\s$^]x")
     for pattern in (r"\bAKIA", r"^x", r"x$", r"a(?=b)", r"(?<!a)b", r"(a)\1", r"x\Z"):
         assert not render._no_assertion(pattern), pattern
+
+
+def test_the_one_scan_shortcut_is_on() -> None:
+    """With Vectorscan the shortcut is taken: a change of the scrubber's prefilter that turned
+    it off (a renamed scan, a trigger with an anchor) shows here, not only in the benchmark."""
+    pytest.importorskip("hyperscan")
+    from hintline import scrub as package
+
+    package.scrub("wait for the prefilter")
+    package._DEFAULT._prefilter.wait(600)
+    assert render._prefilter_scan(package._DEFAULT) is not None
+    assert render._quiet("Hint: Column 'user_id' does not exist.")
+    assert not render._quiet("Hint: token AKIAIOSFODNN7EXAMPLE")

@@ -21,11 +21,12 @@ def test_second_process_loads_the_cached_database(tmp_path: Path) -> None:
     env = {"HINTLINE_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": ":".join(sys.path)}
     first = subprocess.run([sys.executable, "-c", _SNIPPET], env=env, capture_output=True, text=True, check=True)
     files = sorted(tmp_path.glob("scrub-*.hsdb"))
-    assert len(files) == 1
-    stamp = files[0].stat().st_mtime_ns
+    # the triggers reported once each; the unbounded ones alone; every trigger, every match
+    assert len(files) == 3
+    stamps = [path.stat().st_mtime_ns for path in files]
     second = subprocess.run([sys.executable, "-c", _SNIPPET], env=env, capture_output=True, text=True, check=True)
     assert first.stdout == second.stdout == "connect to postgresql://app:***@db:5432/shop failed\n"
-    assert files[0].stat().st_mtime_ns == stamp  # loaded, not rewritten
+    assert [path.stat().st_mtime_ns for path in files] == stamps  # loaded, not rewritten
 
 
 def test_damaged_cache_file_is_recompiled(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ thousands of RE2 calls before). Counted calls, not timings: the speed itself is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -45,11 +46,58 @@ def test_a_line_of_glued_triggers_costs_a_few_trigger_searches(
     assert 0 < calls[0] <= 20 * len(SECRETS)
 
 
-def test_the_prefilter_reports_each_trigger_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hyperscan calls back once per pattern that fires, however often its trigger occurs."""
+def test_the_prefilter_calls_back_a_bounded_number_of_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However often triggers occur in a long text, Hyperscan calls back at most
+    ``_MANY + 1`` times while it reports every match, then once per pattern per block."""
+    if FAST._prefilter is None:
+        pytest.skip("no Hyperscan wheel here")
+    every = _counting(monkeypatch, scrubber_module, "_on_any_match")
+    once = _counting(monkeypatch, scrubber_module, "_on_match")
+    text = TRIGGERS + " password=S3cret " * 2000
+    fired = FAST._prefilter.fired(text)
+    assert fired is not None
+    assert len(fired) >= 2
+    assert every[0] == scrubber_module._MANY + 1
+    blocks = len(text.encode()) // (scrubber_module._BLOCK - scrubber_module._OVERLAP) + 1
+    assert 0 < once[0] <= len(fired) * (blocks + 1)
+
+
+_FILLER = " -px" * 40 + "\n"
+"""Glued triggers of a pattern that masks nothing here (``-p`` outside a mysql command), so
+that a long text is screened by blocks."""
+
+
+def test_a_trigger_across_a_block_edge_is_reported() -> None:
+    """The block screen of a long text misses no trigger: with every example secret planted
+    at offsets across the first block edge, every pattern whose trigger occurs in the text
+    (by ``re``) is reported."""
+    if FAST._prefilter is None:
+        pytest.skip("no Hyperscan wheel here")
+    block = scrubber_module._BLOCK
+    head = (_FILLER * (block // len(_FILLER) + 2))[: block + 600]
+    triggers = [re.compile(p.trigger or p.pattern) for p in SECRETS]
+    checked = 0
+    for pattern in SECRETS:
+        for example in pattern.examples[:1]:
+            width = len(example.encode())
+            for back in sorted({1, width // 2, width - 1}):
+                text = head[: block - back] + example + " " + _FILLER * 40
+                fired = FAST._prefilter.fired(text)
+                assert fired is not None
+                expected = {n for n, trigger in enumerate(triggers) if trigger.search(text)}
+                assert expected <= fired, (pattern.name, back, expected - fired)
+                checked += 1
+    assert checked > 80
+
+
+def test_the_prefilter_reports_each_trigger_once_in_a_short_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text of one block: Hyperscan calls back once per pattern that fires, however often
+    its trigger occurs."""
     if FAST._prefilter is None:
         pytest.skip("no Hyperscan wheel here")
     calls = _counting(monkeypatch, scrubber_module, "_on_match")
-    fired = FAST._prefilter.fired(TRIGGERS + " password=S3cret " * 2000)
-    assert fired is not None and len(fired) >= 2
+    text = ("authorization:a:: " * 200 + " password=S3cret " * 100)[: scrubber_module._BLOCK]
+    fired = FAST._prefilter.fired(text)
+    assert fired is not None
+    assert len(fired) >= 2
     assert calls[0] == len(fired)

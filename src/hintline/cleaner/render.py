@@ -4,14 +4,15 @@ as one scrubbed ``Hint: `` line of at most 240 characters."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from hintline import scrub as _scrub_package
 from hintline._text import valid_text
 from hintline.categories import Category, Kind, Retry
 from hintline.rules._model import Rule
-from hintline.scrub import cut_scrubbed, scrub, scrub_report
+from hintline.scrub import cut_scrubbed, scrub
 
 __all__ = [
     "MAX_HINT_CHARS",
@@ -142,7 +143,8 @@ def finish(text: str) -> str:
     Scrubbing comes first: a secret wrapped onto the next line is recognised only while the
     line break is still there.
     """
-    return _finish(valid_text(text), scrub(valid_text(text)))
+    text = valid_text(text)
+    return _finish(text, scrub(text))
 
 
 def _finish(text: str, scrubbed: str) -> str:
@@ -172,7 +174,11 @@ def render(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     """Render the hint of ``rule`` from its named ``groups`` (the rendering contract of ``Rule``).
 
     Rendering is deterministic, so the last 1,024 distinct renderings are cached: an agent that
-    repeats a failing call gets its hint without normalising and scrubbing again.
+    repeats a failing call gets its hint without normalising and scrubbing again. A first-seen
+    rendering does per call only what depends on the values: a plain value is kept as it is,
+    one prefilter scan of the filled template answers for the hint and its key when it finds no
+    trigger (else both are scrubbed in full), and the ``Hint`` is built by setting its slots.
+    ``tests/cleaner/test_render_fast.py`` holds it to the contract read step by step.
     """
     values = tuple(groups.values())
     for value in values:
@@ -218,35 +224,42 @@ def _quiet(text: str) -> bool:
     returns it, and every substring of it, unchanged (``False`` when it cannot tell).
 
     A substring too: each trigger is a pattern without anchors, word boundaries or
-    look-arounds (checked once, :func:`_substring_closed`), so a trigger matching inside a part
+    look-arounds (checked once, :func:`_prefilter_scan`), so a trigger matching inside a part
     of ``text`` matches inside ``text``; and :func:`scrub` returns a text in which no trigger
     fires as it is. One prefilter scan thus answers for a rendered hint and its key.
     """
-    prefilter = getattr(_scrub_package._DEFAULT, "_prefilter", None)
-    if prefilter is None or not _substring_closed(prefilter):
+    scrubber = _scrub_package._DEFAULT
+    if _scan[0] is not scrubber:
+        _scan[:] = [scrubber, _prefilter_scan(scrubber)]
+    fired = _scan[1]
+    if fired is None:
         return False
     try:
-        return bool(prefilter.regions(text) == [])
+        found = fired(text)
     except Exception:  # scrub decides
         return False
+    return found is not None and not found
 
 
-_closed: dict[int, tuple[object, bool]] = {}
+_scan: list[Any] = [None, None]
+"""The scrubber :func:`_quiet` last saw and its prefilter's scan (``None``: no shortcut)."""
 
 
-def _substring_closed(prefilter: object) -> bool:
-    """Whether every trigger of ``prefilter`` matches by its characters alone (no assertion),
-    so that whatever it matches in a substring it matches in the whole."""
-    known = _closed.get(id(prefilter))
-    if known is not None and known[0] is prefilter:
-        return known[1]
+def _prefilter_scan(scrubber: object) -> Callable[[str], Any] | None:
+    """The prefilter scan of ``scrubber`` (``fired``: the triggers found in a text, empty when
+    :func:`scrub` returns the text as it is, ``None`` when it cannot tell) if every trigger
+    matches by its characters alone (no assertion), so that whatever it matches in a substring
+    it matches in the whole; else ``None``."""
+    prefilter = getattr(scrubber, "_prefilter", None)
+    if prefilter is None:
+        return None
     try:
-        triggers = [p.trigger or p.pattern for p in prefilter._patterns]  # type: ignore[attr-defined]
-        closed = all(_no_assertion(trigger) for trigger in triggers)
-    except Exception:
-        closed = False
-    _closed[id(prefilter)] = (prefilter, closed)
-    return closed
+        triggers = [p.trigger or p.pattern for p in prefilter._patterns]
+        if all(_no_assertion(trigger) for trigger in triggers):
+            return prefilter.fired  # type: ignore[no-any-return]
+    except Exception:  # an unreadable trigger: no shortcut
+        pass
+    return None
 
 
 def _no_assertion(pattern: str) -> bool:
@@ -296,7 +309,11 @@ def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
         values[key_group] = _key_list(groups.get(key_group))
         formatted = valid_text(PREFIX + rule.hint.format_map(values))
         quiet = _quiet(formatted)
-    text = _finish(formatted, formatted if quiet else scrub_report(formatted).text)
+    if quiet and formatted.isprintable() and "  " not in formatted and formatted[-1:] != " ":
+        # _finish with nothing to do but the cut: scrubbed (quiet), one line, starts with PREFIX
+        text = cut_scrubbed(formatted, MAX_HINT_CHARS, _ELLIPSIS)
+    else:
+        text = _finish(formatted, formatted if quiet else scrub(formatted))
     key = None
     if key_group is not None and groups.get(key_group) is not None:
         key = values[key_group]

@@ -902,15 +902,19 @@ _shape_guards: dict[str, tuple[tuple[str, ...], bool]] = {}
 
 
 def _first_key(shapes: tuple[KeyShape, ...], text: str, start: int, end: int) -> str | None:
+    # the guards look in the window only (a match lies in it, and so does its literal): the
+    # look-above loop calls this once per line, and looking in the whole text each time made a
+    # key search quadratic (a millisecond on a 5 KB trace)
+    window = text[start:end]
     folded: str | None = None
     for shape in shapes:
         literals, caseless = _shape_guard(shape.pattern)
         if literals:
             if caseless:
-                folded = text.casefold() if folded is None else folded
+                folded = window.casefold() if folded is None else folded
                 haystack = folded
             else:
-                haystack = text
+                haystack = window
             if not any(literal in haystack for literal in literals):
                 continue
         for found in _compiled(shape.pattern).finditer(text, start, end):

@@ -71,7 +71,10 @@ def _sniff(lines: list[str]) -> str | None:
                 continue
             if isinstance(obj, dict):
                 return "journald" if "__REALTIME_TIMESTAMP" in obj or "__CURSOR" in obj else "jsonl"
-        return None
+        if not _text_starts("plain", lines):
+            return None  # JSON-looking lines, none of them JSON, and no timestamped record
+        # else: timestamped records whose messages run on over lines that open with "{" (a
+        # payload printed after an error): read as text records below
     for fmt in ("typo3", "monolog"):
         if _text_starts(fmt, lines):
             return fmt

@@ -514,29 +514,48 @@ class _Prefilter:
             assert _hs is not None
             expressions = [(p.trigger or p.pattern).encode() for p in self._patterns]
             # one report per trigger is all the scrubber needs: which patterns to search
-            flags = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_UTF8 | _hs.HS_FLAG_UCP | _hs.HS_FLAG_SINGLEMATCH
-            material = json.dumps([_CACHE_FORMAT, int(flags), [e.decode() for e in expressions]])
-            self._db = load_database(_hs, database_path("scrub", material))
-            if self._db is None:  # a cold cache (or a fork child of a process compiling it)
+            every = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_UTF8 | _hs.HS_FLAG_UCP
+            flags = every | _hs.HS_FLAG_SINGLEMATCH
+            all_ids = list(range(len(expressions)))
+            long_ids = [n for n, p in enumerate(self._patterns) if _trigger_width(p) > _OVERLAP // 4]
+            plans = (("scrub", all_ids, flags), ("scrub-long", long_ids, flags), ("scrub-every", all_ids, every))
+            materials = tuple(
+                json.dumps([_CACHE_FORMAT, int(f), [expressions[n].decode() for n in ids], ids])
+                for _kind, ids, f in plans
+            )
+            loaded = tuple(
+                load_database(_hs, database_path(kind, material)) if ids else None
+                for (kind, ids, _f), material in zip(plans, materials, strict=True)
+            )
+            if all(db is not None or not ids for db, (_k, ids, _f) in zip(loaded, plans, strict=True)):
+                self._db = loaded
+            else:  # a cold cache (or a fork child of a process compiling it)
 
-                def build() -> Any:
+                def build(ids: list[int], flag: int) -> Any:
                     db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
                     db.compile(
-                        expressions=expressions,
-                        ids=list(range(len(expressions))),
-                        elements=len(expressions),
-                        flags=flags,
+                        expressions=[expressions[n] for n in ids],
+                        ids=ids,
+                        elements=len(ids),
+                        flags=[flag] * len(ids),
                     )
                     return db
 
+                builds = tuple(
+                    (kind, material, functools.partial(build, ids, f) if ids else None)
+                    for (kind, ids, f), material in zip(plans, materials, strict=True)
+                )
                 self._builder = in_background(
-                    functools.partial(self._build, material, build), "hintline-scrub-hyperscan"
+                    functools.partial(self._build, builds), "hintline-scrub-hyperscan"
                 )
             return self._db
 
-    def _build(self, material: str, build: Callable[[], Any]) -> None:
+    def _build(self, builds: tuple[tuple[str, str, Callable[[], Any] | None], ...]) -> None:
         try:
-            self._db = cached_database(_hs, "scrub", material, build)
+            self._db = tuple(
+                None if build is None else cached_database(_hs, kind, material, build)
+                for kind, material, build in builds
+            )
         except Exception:
             self._broken = True  # the full re pass answers from now on
 
@@ -572,15 +591,69 @@ class _Prefilter:
             try:
                 scratch = local.scratch
             except AttributeError:
-                scratch = local.scratch = _hs.Scratch(db)
+                scratch = local.scratch = tuple(None if d is None else _hs.Scratch(d) for d in db)
             data = text.encode("utf-8")
         except Exception:
             if self._db is None:
                 self._broken = True
             return None  # lone surrogates, a failed compile: the full pass handles it
         hits: set[int] = set()
-        db.scan(data, _on_match, 0, hits, scratch)  # positional: keywords cost 0.6 µs a call
+        single, long, every = db
+        size = len(data)
+        if size <= _BLOCK:
+            single.scan(data, _on_match, 0, hits, scratch[0])  # positional: keywords cost 0.6 µs a call
+            return frozenset(hits)
+        # A long text: every match reported, until there are too many. Vectorscan's single-match
+        # mode costs more than linear time on a long run of overlapping triggers (``AIza``
+        # glued: 3 ms for 64 KiB, 13 ms for 128 KiB), so such a text is screened in blocks
+        # that overlap by more than any bounded trigger is long, and the triggers without a
+        # bound over the whole text on their own (linear: no bounded repeat among them).
+        count = [0]
+        try:
+            every.scan(data, _on_any_match, 0, (hits, count), scratch[2])
+            return frozenset(hits)
+        except _hs.ScanTerminated:
+            pass
+        start = 0
+        while True:
+            end = min(start + _BLOCK, size)
+            while end < size and data[end] & 0xC0 == 0x80:  # a block ends between characters
+                end -= 1
+            single.scan(data[start:end], _on_match, 0, hits, scratch[0])
+            if end >= size:
+                break
+            start = end - _OVERLAP
+            while data[start] & 0xC0 == 0x80:
+                start -= 1
+        if long is not None:
+            long.scan(data, _on_match, 0, hits, scratch[1])
         return frozenset(hits)
+
+
+_BLOCK = 4096
+"""Texts longer than this (in UTF-8 bytes) are screened in blocks."""
+_OVERLAP = 1152
+"""How far consecutive blocks overlap, in bytes: a trigger at most ``_OVERLAP // 4`` characters
+long lies whole in one block; the longer ones (or unbounded) are screened over the whole text."""
+
+
+def _trigger_width(pattern: SecretPattern) -> float:
+    """The most characters ``pattern``'s trigger can match (``inf`` without a bound)."""
+    try:
+        width = re._parser.parse(pattern.trigger or pattern.pattern).getwidth()[1]  # type: ignore[attr-defined]
+    except Exception:
+        return float("inf")
+    return float("inf") if width >= 65535 else float(width)
+
+
+_MANY = 256
+"""A long text's screen stops reporting every match after this many (and goes by blocks)."""
+
+
+def _on_any_match(pid: int, _start: int, _end: int, _flags: int, state: tuple[set[int], list[int]]) -> bool:
+    state[0].add(pid)
+    state[1][0] += 1
+    return state[1][0] > _MANY
 
 
 def _on_match(pid: int, _start: int, _end: int, _flags: int, hits: set[int]) -> None:

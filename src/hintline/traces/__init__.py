@@ -23,7 +23,7 @@ from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._node import parse_node
 from hintline.traces._php import parse_php
 from hintline.traces._python import parse_python
-from hintline.traces._raw import RawTrace
+from hintline.traces._raw import MAX_MESSAGE, RawTrace
 from hintline.traces._ruby import parse_ruby
 from hintline.traces._rust import parse_rust
 from hintline.traces._select import DEFAULT_FRAME_LIMIT, select_frames
@@ -85,8 +85,34 @@ def _to_text(source: str | bytes | bytearray | memoryview) -> str:
     return bytes(source).decode("utf-8", "replace")
 
 
+# Empty lines of one run that can change a parse: every reader does the same for an empty line
+# as for the one before it, but for a message that takes one more newline per empty line (up to
+# MAX_MESSAGE characters) and a PHP header that counts its lines (up to 50). A longer run is cut
+# to this many: a text of empty lines (one per byte) is not read line by line to its end.
+_KEPT_BLANKS = MAX_MESSAGE + 64
+_LONG_RUN = "\n" * (_KEPT_BLANKS + 2)  # a run of more empty lines than that
+_NEWLINES = re.compile(r"\n*")
+
+
+def _cut_blank_runs(text: str) -> str:
+    """``text`` with every run of more than _KEPT_BLANKS empty lines cut to that many, in
+    linear time (``find`` of the long run, then one anchored match over the run's newlines)."""
+    parts = []
+    start = 0
+    while (pos := text.find(_LONG_RUN, start)) >= 0:
+        parts.append(text[start : pos + _KEPT_BLANKS + 1])
+        start = _NEWLINES.match(text, pos).end()  # type: ignore[union-attr]  # (\n* always matches)
+    if not parts:
+        return text
+    parts.append(text[start:])
+    return "".join(parts)
+
+
 def _split(text: str) -> list[str]:
     lines = text.split("\n")
+    if len(lines) > _KEPT_BLANKS and lines.count("") > _KEPT_BLANKS:  # (then only: a C scan)
+        text = _cut_blank_runs(text)
+        lines = text.split("\n")
     if "\r" in text:
         lines = [line.rstrip("\r") for line in lines]
     return lines

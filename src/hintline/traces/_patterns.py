@@ -89,6 +89,14 @@ PATTERNS: tuple[TracePattern, ...] = (
     _p("traces._ESCAPE", _traces._ESCAPE, "sub", None,
        "the whole input once, when it is a JSON-escaped trace holding ``\\u`` escapes or a NUL",
        _FIXED + " (a backslash and one character, or ``\\u`` and four hex digits)"),
+    _p(
+        "traces._NEWLINES",
+        _traces._NEWLINES,
+        "match",
+        None,
+        "a run of more than 8,256 empty lines in the input, from where ``find`` found it",
+        "anchored, one character repeated: reads the run once",
+    ),
     # language detection: every call on a stripped line of at most MAX_LINE
     _p("_detect._JVM_FRAME", _detect._JVM_FRAME, "match", MAX_LINE, _LINE,
        "anchored; ``[^(]++`` possessive; ``[\\w$.-]+`` gives back to each ``.`` once, where a fixed "

@@ -401,16 +401,22 @@ def _place_frames(exc: RawException, site: RawFrame | None, pairs: list[_Pair]) 
     names = _names(list(map(itemgetter(0), pairs)))
     bodies = list(map(itemgetter(1), pairs))
     seen = _LOCATIONS
-    try:  # every location seen before: one comprehension
-        exc.frames += _frames(bodies, names, seen.get)
-        return
-    except TypeError:  # (a location not in the memo: its lookup gave None)
-        pass
+    first = next(filter(None, bodies), None)
+    if first is None or first in seen:  # (a trace seen before, as a rule: all its locations known)
+        try:
+            exc.frames += _frames(bodies, names, seen.get)
+            return
+        except TypeError:  # (a location not in the memo: its lookup gave None)
+            pass
     get = seen.get
     distinct = [body for body in dict.fromkeys(bodies) if body is not None]
     missing = [body for body in distinct if body not in seen]
     # each new location read once (a recursion repeats a few of them)
-    parsed = {body: _location(body) for body in missing}
+    parsed: dict[str, tuple[str, int, int | None]] = {}
+    for body in missing:  # (:func:`_at_body` inline: the reading checked each location)
+        head, _, last = body.rpartition(":")
+        rest, colon, mid = head.rpartition(":")
+        parsed[body] = (rest, int(mid), int(last)) if colon and mid.isdecimal() and rest else (head, int(last), None)
     if len(seen) + len(parsed) > MEMO_SIZE:
         local = {body: seen[body] for body in distinct if body in seen}
         local.update(parsed)
@@ -429,12 +435,3 @@ def _frames(
         (None, None, function, module, None) if body is None else ((at := get(body))[0], at[1], function, module, at[2])  # type: ignore[index]
         for body, (module, function) in zip(bodies, names, strict=True)
     ]
-
-
-def _location(body: str) -> tuple[str, int, int | None]:
-    """:func:`_at_body` of a location text the reading checked already (never ``None``)."""
-    head, _, last = body.rpartition(":")
-    rest, colon, mid = head.rpartition(":")
-    if colon and mid.isdecimal() and rest:
-        return (rest, int(mid), int(last))
-    return (head, int(last), None)
