@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hintline import Category, Example, Rule, clean, rules
+from hintline import Category, Example, Rule, _linear, clean, rules
 from hintline.cleaner import _vectorscan as _hyperscan
 from hintline.cleaner import match as _engine
 from hintline.cleaner._patterns import may_span_lines, required_literals, to_hyperscan
@@ -174,6 +174,37 @@ class TestPatternAnalysis:
         assert guard.caseless
         assert set(guard.literals) == {"connection refused", "econnrefused"}
         assert required_literals(r"\w+") is None
+
+    @pytest.mark.skipif(not _linear.AVAILABLE, reason="google-re2 has no wheel here")
+    def test_literal_set_lets_through_every_text_a_rule_matches(self) -> None:
+        """The stdlib engine's one-pass guard (an RE2 set of every rule's required literals)
+        reports a rule for every text its pattern matches: the examples, generated shapes and
+        their non-ASCII variants, Python's (?i) folds (KELVIN SIGN, LONG S, dotted and
+        dotless I) included."""
+        import re
+
+        from tests.linear.shapes import pattern_shapes
+
+        guards = [required_literals(rule.pattern) for rule in rules.RULES]
+        literal_set = _linear.LiteralSet.build(
+            [None if g is None else (g.literals, g.caseless) for g in guards]
+        )
+        assert literal_set is not None
+        swaps = (("k", "\u212a"), ("s", "\u017f"), ("i", "\u0130"), ("i", "\u0131"), ("e", "é"))
+        checked = 0
+        for number, rule in enumerate(rules.RULES):
+            if guards[number] is None:
+                continue
+            texts = [e.input for e in rule.examples] + list(rule.near_misses)
+            texts += [s.text for s in pattern_shapes(rule.name, rule.pattern, 120)]
+            texts += [t.replace(a, b) for t in texts for a, b in swaps if a in t]
+            texts += [t.upper() for t in texts]
+            python = re.compile(_linear.python_form(rule.pattern))
+            for text in texts:
+                if python.search(text) is not None:
+                    checked += 1
+                    assert number in literal_set.groups(text.encode()), (rule.name, text)
+        assert checked > len(rules.RULES)
 
     def test_may_span_lines(self) -> None:
         """Only patterns that can consume a newline span lines."""

@@ -40,6 +40,20 @@ def _clean(engine: str, *, re2: bool = True) -> Callable[[str], object]:
     return call
 
 
+def _match(engine: str) -> Callable[[str], object]:
+    """The match stage alone on the whole text (what ``clean`` runs when it locates no block)."""
+    from hintline.cleaner import match as _engine
+
+    clean = _clean(engine)  # switches the engine, waits for the database
+
+    def call(text: str) -> object:
+        if _engine._forced != engine:
+            clean("")  # switch back
+        return _engine.match(text)
+
+    return call
+
+
 def _scrub(engines: str) -> Callable[[str], object]:
     from hintline.scrub import Scrubber
 
@@ -74,13 +88,16 @@ FUNCTIONS: dict[str, Callable[[], Callable[[str], object]]] = {
     "clean[hyperscan]": lambda: _clean("hyperscan"),
     "clean[re]": lambda: _clean("re"),
     "clean[re, no RE2]": lambda: _clean("re", re2=False),
+    "match[hyperscan]": lambda: _match("hyperscan"),
+    "match[re]": lambda: _match("re"),
     "scrub[fast]": lambda: _scrub("auto"),
     "scrub[no engines]": lambda: _scrub("re"),
     "parse_trace": _trace,
     "logs": _logs,
 }
 """Each function under test: ``clean`` on both rule engines and on the stdlib engine without
-RE2 (Python's ``re`` in bounded windows, as where google-re2 has no wheel), ``scrub`` with its engines and
+RE2 (Python's ``re`` in bounded windows, as where google-re2 has no wheel), the match stage of
+``clean`` alone on both engines (benchmark only: ``clean``'s rows include every stage), ``scrub`` with its engines and
 without (where Hyperscan and RE2 have no wheel), the trace parser, and the log reader as
 ``hintline logs`` runs it (read the entries, hint each)."""
 

@@ -24,6 +24,7 @@ __all__ = [
     "RE2_ENV",
     "WINDOW",
     "LinearPattern",
+    "LiteralSet",
     "Search",
     "python_form",
     "re2_enabled",
@@ -190,6 +191,49 @@ class LinearPattern:
 
 
 _UNANCHORED: Any = _re2.RE2.Anchor.UNANCHORED if _re2 is not None else None
+
+
+class LiteralSet:
+    """Which groups of literals occur in a text, in one linear RE2 pass (an RE2 set of the
+    literals) instead of one ``in`` check per literal (391 of them cost the rule table's stdlib
+    engine 6 ms on a 64 KiB text; the set costs a pass of its DFA). Build it with
+    :meth:`build`, which gives ``None`` where RE2 is not installed or turned off.
+
+    A caseless group's literals match as Python's ``(?i)`` matches them (spelt by
+    :func:`to_re2`: RE2's own folding lacks Python's dotted and dotless I), so the set never
+    refuses a text a caseless guard lets through.
+    """
+
+    __slots__ = ("_owner", "_set")
+
+    def __init__(self, compiled: Any, owner: tuple[int, ...]) -> None:
+        self._set = compiled
+        self._owner = owner
+
+    @classmethod
+    def build(cls, groups: list[tuple[tuple[str, ...], bool] | None]) -> LiteralSet | None:
+        """One group per entry (``(literals, caseless)``; ``None``: no literals)."""
+        if not re2_enabled():
+            return None
+        compiled = _re2.Set(_UNANCHORED, _re2_options())
+        owner: list[int] = []
+        for number, group in enumerate(groups):
+            if group is None:
+                continue
+            literals, caseless = group
+            for literal in literals:
+                source = to_re2(f"(?i:{re.escape(literal)})" if caseless else re.escape(literal))
+                if source is None or compiled.Add(source.encode("utf-8")) != len(owner):
+                    return None
+                owner.append(number)
+        if not owner or not compiled.Compile():
+            return None
+        return cls(compiled, tuple(owner))
+
+    def groups(self, data: bytes) -> set[int]:
+        """The groups one of whose literals occurs in ``data`` (UTF-8)."""
+        owner = self._owner
+        return {owner[found] for found in self._set.Match(data)}
 
 
 def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) -> Search:

@@ -309,12 +309,21 @@ class HyperscanMatcher:
     def match(self, text: str) -> Match | None:
         """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
         data = text.encode("utf-8")  # valid UTF-8: clean() replaced lone surrogates
-        try:
-            hits = self.candidates(text, data)
-        except Exception:  # e.g. ScratchInUseError from a re-entrant call in a signal handler
-            return self.fallback.match(text)
+        hits: list[tuple[int, int]] = []
+        if self._database is not None:  # candidates(), inlined: one frame less per call
+            try:
+                scratch = getattr(self._local, "scratch", None) or self._scratch()
+                self._database.scan(data, _on_hit, 0, hits, scratch)
+            except Exception:  # e.g. ScratchInUseError from a re-entrant call (signal handler)
+                return self.fallback.match(text)
+        if self._always:
+            hits.extend(self._always)
+        if self._caseless and not text.isascii() and any(c in text for c in CASEFOLD_SPECIALS):
+            hits.extend(self._caseless)
         if not hits:
             return None
+        if len(hits) > 1:
+            hits.sort()
         ascii_text = len(data) == len(text)
         folded: list[str] = []
         seen = -1

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from hintline import rules as _table
-from hintline._linear import LinearPattern
+from hintline._linear import LinearPattern, LiteralSet
 from hintline.cleaner._patterns import Guard, required_literals
 from hintline.exceptions import ConfigError
 from hintline.rules._model import Rule
@@ -127,8 +127,15 @@ class ReMatcher:
         self._steps: list[_Step] = []
         self._lock = threading.Lock()
         self._plan: tuple[_Step, ...] | None = None
+        self._literals: LiteralSet | None = None
+        self._unguarded: frozenset[int] = frozenset()
         if not lazy:
             self._plan = tuple(_step(rule) for rule in self.rules)
+            # every guard literal in one RE2 pass (where RE2 runs): the rules to verify
+            self._literals = LiteralSet.build(
+                [None if lits is None else (lits, ci) for _, lits, ci in self._plan]
+            )
+            self._unguarded = frozenset(i for i, step in enumerate(self._plan) if step[1] is None)
 
     def _lazy_plan(self) -> Iterator[_Step]:
         """The steps in order, each built when first reached; the whole plan once all are."""
@@ -143,6 +150,19 @@ class ReMatcher:
 
     def match(self, text: str) -> Match | None:
         """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
+        plan = self._plan
+        if self._literals is not None and plan is not None:
+            data = text.encode("utf-8", "surrogatepass")
+            ascii_text = len(data) == len(text)
+            for index in sorted(self._literals.groups(data) | self._unguarded):
+                found = plan[index][0].searcher(ascii_text)(text, data, 0)
+                if found is not None:
+                    return Match(index, self.rules[index], found)
+            return None
+        return self._match_guarded(text)
+
+    def _match_guarded(self, text: str) -> Match | None:
+        """:meth:`match` with one ``in`` check per guard literal (no RE2, or a lazy plan)."""
         folded: str | None = None
         data: bytes | None = None
         ascii_text = False
@@ -269,8 +289,8 @@ def _settle() -> Matcher:
     ready = getattr(matcher, "ready", matcher)  # an AutoMatcher: its Hyperscan matcher, if built
     if ready is not None:
         with _lock:
-            if matcher is _matcher:  # not replaced meanwhile by set_engine()
-                _direct = (matcher.rules, ready.match)
+            if matcher is _matcher and _matcher_rules is not None:  # not replaced meanwhile
+                _direct = (_matcher_rules, ready.match)
     return matcher
 
 
