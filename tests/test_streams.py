@@ -70,6 +70,16 @@ class TestSurrogates:
         assert trace.root_cause is not None
         assert trace.root_cause.message.startswith("a 😀 b \ufffd c")
 
+    def test_unescaping_a_nul_gives_u_fffd(self) -> None:
+        """``\\u0000`` (``json.dumps`` of a NUL) becomes U+FFFD, as the log readers decode a NUL
+        byte; escaped backslashes stay single backslashes. Before: a backslash."""
+        message = "bad key 'a\x00b' in C:\\data\\users\\x.json"
+        logged = json.dumps({"exc_info": PYTHON_TRACE.replace("bad input", message)})
+        assert "\\u0000" in logged
+        trace = parse_trace(logged)
+        assert trace.root_cause is not None
+        assert trace.root_cause.message.startswith("bad key 'a\ufffdb' in C:\\data\\users\\x.json")
+
     def test_trace_command_prints_a_json_logged_trace(self, tmp_path: Path) -> None:
         """Before: UnicodeEncodeError (two lone surrogates printed)."""
         path = tmp_path / "app.jsonl"
@@ -114,6 +124,8 @@ class TestScrubStream:
         "b" * 60 + "\nAuthorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkw\n"
         "    IiwibmFtZSI6IkpvaG4gRG9lIn0.SflKxwRJSMeKKF2QT4fw\n" + "more\n" * 20,
         "c" * 60 + "\nform=ImmutableMultiDict([('user', 'app'), ('password',\n 'S3cretPw1')])\n" + "z\n" * 30,
+        "d" * 60 + "\ndb:\n  password: |-  # rotated\n    S3cretPw1\n" + "y\n" * 30,
+        "e" * 60 + "\n{'user': 'app', 'password': 'Zm9v\nYmFyYmF6cXV4', 'retries': 3}\n" + "w\n" * 30,
     )
 
     @pytest.mark.parametrize("text", TEXTS)
@@ -271,6 +283,53 @@ class TestEndlessInputs:
         assert b"newest" in r.stdout
         assert b"app.log.2.gz: corrupt or truncated gzip data" in r.stderr
         assert r.stderr.count(b"\n") == 1
+
+
+def _salvageable(data: bytes) -> bytes:
+    """What a gzip stream decompresses to up to its first bad byte (fed one byte at a time)."""
+    import zlib
+
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out = []
+    for i in range(len(data)):
+        try:
+            out.append(d.decompress(data[i : i + 1]))
+        except zlib.error:
+            break
+    return b"".join(out)
+
+
+@pytest.mark.parametrize("damage", ["corrupt", "truncated"])
+def test_gz_keeps_everything_before_the_break(tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Every line decompressed before the corruption or the cut is read, one warning says the
+    rest is skipped. Before: the block being decompressed and the reader's buffer were lost
+    (here 53 lines of the corrupt file)."""
+    from hintline import logs
+
+    lines = [f"2024-05-01 12:00:00,000 ERROR app: failed order {i} {'%x' % (i * 7919 % 1000003) * 5}\n"
+             for i in range(40_000)]
+    data = bytearray(gzip.compress("".join(lines).encode()))
+    at = int(len(data) * 0.6)
+    if damage == "corrupt":
+        for j in range(at, at + 64):
+            data[j] ^= 0x5A
+    else:
+        del data[at:]
+    (tmp_path / "app.log").write_text("2024-05-02 12:00:00,000 ERROR app: newest\n")
+    (tmp_path / "app.log.1.gz").write_bytes(bytes(data))
+    original = "".join(lines)
+    kept = _salvageable(bytes(data)).decode(errors="replace")
+    same = next((i for i, (a, b) in enumerate(zip(kept, original, strict=False)) if a != b), len(kept))
+    genuine = original[: original.rfind("\n", 0, same) + 1].splitlines()  # before the first bad byte
+    assert 1000 < len(genuine) < len(lines)
+    with caplog.at_level("WARNING", logger="hintline.logs"):
+        read = {e.message for e in logs.read([str(tmp_path / "app.log")], limit=10**6)}
+    missing = {line.split("app: ", 1)[1] for line in genuine} - read
+    assert not missing, f"{len(missing)} lines lost, e.g. {sorted(missing)[:2]}"
+    warnings = [r.getMessage() for r in caplog.records if "gzip" in r.getMessage()]
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"hintline: {tmp_path / 'app.log.1.gz'}: corrupt or truncated gzip data (")
+    assert warnings[0].endswith("); the rest is skipped")
 
 
 def _commands(tmp: Path) -> dict[str, list[str]]:

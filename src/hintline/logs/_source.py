@@ -7,6 +7,7 @@ bytes keeps its beginning and its end (the header and the exception line) and lo
 from __future__ import annotations
 
 import gzip
+import io
 import logging
 import os
 import re
@@ -16,7 +17,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 __all__ = [
     "BLOCK",
@@ -99,8 +100,90 @@ def is_gzip(path: Path) -> bool:
 def open_binary(path: Path) -> BinaryIO:
     """Open a log for reading bytes, decompressing ``.gz`` (by content, not by name)."""
     if is_gzip(path):
-        return gzip.open(path, "rb")  # type: ignore[return-value]
+        return io.BufferedReader(_Gunzip(path), BLOCK)  # type: ignore[return-value]
     return path.open("rb")
+
+
+class _Gunzip(io.RawIOBase):
+    """A ``.gz`` file decompressed member after member, that keeps what precedes a break.
+
+    Where the data is corrupt or ends early, everything decompressed before that point is
+    read (:mod:`gzip` drops the block it was decompressing and what its buffer held), a warning
+    says so, and the data ends there. Zero padding after the last member is allowed, as
+    ``gzip`` allows it.
+    """
+
+    _IN = 1 << 16
+    _STEP = 1 << 12
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.name = str(path)
+        self._raw = path.open("rb")
+        self._zip = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self._fed = False  # the current member has begun
+        self._input = b""  # read, not yet decompressed (the start of a next member)
+        self._out = b""
+        self._at = 0
+        self._ended = False
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+    def readinto(self, buffer: Any) -> int:
+        while self._at >= len(self._out) and not self._ended:
+            self._out, self._at = self._more(), 0
+        n = min(len(buffer), len(self._out) - self._at)
+        buffer[:n] = self._out[self._at : self._at + n]
+        self._at += n
+        return n
+
+    def _more(self) -> bytes:
+        data, self._input = self._input or self._raw.read(self._IN), b""
+        if not data:
+            self._ended = True
+            if self._fed and not self._zip.eof:
+                self._broken("Compressed file ended before the end-of-stream marker was reached")
+            return b""
+        if not self._fed and not data.strip(b"\0"):
+            return b""  # padding after the last member
+        self._fed = True
+        out: list[bytes] = []
+        for i in range(0, len(data), self._STEP):  # a copy every few KiB, to fall back on
+            piece = data[i : i + self._STEP]
+            saved = self._zip.copy()
+            try:
+                out.append(self._zip.decompress(piece))
+            except zlib.error as exc:
+                out.append(self._salvage(saved, piece))
+                self._ended = True
+                self._broken(str(exc))
+                break
+            if self._zip.eof:  # a member ends: the next one starts with what is left
+                self._input = self._zip.unused_data + data[i + self._STEP :]
+                self._zip = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                self._fed = False
+                break
+        return b"".join(out)
+
+    @staticmethod
+    def _salvage(saved: Any, piece: bytes) -> bytes:
+        """What ``piece`` decompresses to up to its first bad byte."""
+        out = []
+        for k in range(len(piece)):
+            try:
+                out.append(saved.decompress(piece[k : k + 1]))
+            except zlib.error:
+                break
+        return b"".join(out)
+
+    def _broken(self, why: str) -> None:
+        _log.warning("hintline: %s: corrupt or truncated gzip data (%s); the rest is skipped",
+                     self.name, why)
 
 
 def rotated_siblings(path: Path) -> list[Path]:

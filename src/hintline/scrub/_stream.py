@@ -2,8 +2,9 @@
 
 The text is scrubbed in blocks of about a megabyte. A block ends only where no secret can go
 on into the next one: after a line that is not inside a PEM private key block, does not end
-with a separator (``"password":`` with its value on the next line, ``('password',``) and does
-not end with a long token (a token wrapped onto the next line). A text with no such place for
+with a separator (``"password":`` with its value on the next line, ``('password',``), a YAML
+block indicator (``password: |``) or an open quote (a quoted value folded onto the next line),
+and does not end with a long token (a token wrapped onto the next line). A text with no such place for
 :data:`HARD_LIMIT` characters is cut there, at whitespace when there is some near.
 
 .. versionadded:: 0.1.0
@@ -23,6 +24,12 @@ HARD_LIMIT = 8 << 20
 
 _OPEN_ENDS = frozenset(":=,([{\\")
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9._~+/=-]{20,}\Z")  # anchored at the end, on one line
+# a YAML block scalar's indicator (`password: |-  # note`: the value is on the next line), and
+# a value's quote left open at the line's end (a long line folded inside the value); bounded
+# runs, searched from near the line's end only
+_GOES_ON = re.compile(
+    r"[:\s][|>][-+1-9]{0,2}(?:[ \t]+#[^\n]{0,200})?\Z|[:=,(\[{][ \t]{0,16}[\"'][^\"'\\\n]{0,200}\Z"
+)
 _NEAR = 1024
 
 
@@ -32,6 +39,8 @@ def _can_end_after(line: str) -> bool:
     if not line:
         return True
     if line[-1] in _OPEN_ENDS:
+        return False
+    if _GOES_ON.search(line, max(0, len(line) - 256)):
         return False
     return _LONG_TOKEN.search(line, max(0, len(line) - 64)) is None
 

@@ -50,18 +50,32 @@ _PARSERS: dict[str, Callable[[list[str]], RawTrace]] = {
     "ruby": parse_ruby,
 }
 
-_U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
-_SIMPLE_ESCAPES = (("\\n", "\n"), ("\\t", "\t"), ("\\r", ""), ('\\"', '"'), ("\\/", "/"))
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|([\\nrt\"/]))")
+_PLAIN = {"\\": "\\", "n": "\n", "t": "\t", "r": "", '"': '"', "/": "/"}
+_SIMPLE_ESCAPES = tuple((f"\\{k}", v) for k, v in _PLAIN.items() if k != "\\")
+
+
+def _unescaped(m: re.Match[str]) -> str:
+    if m[1] is None:
+        return _PLAIN[m[2]]
+    code = int(m[1], 16)
+    # U+0000 becomes U+FFFD, as the log readers decode a NUL byte: a NUL cuts C strings and
+    # terminals, and every later step would have to drop it
+    return chr(code) if code else "\ufffd"
 
 
 def _unescape(text: str) -> str:
-    """Undo JSON string escapes (a trace logged as one line with ``\\n``), in linear time."""
+    """Undo JSON string escapes (a trace logged as one line with ``\\n``), in linear time.
+
+    ``\\ud83d\\ude00`` gives two halves of a surrogate pair: :func:`valid_text` joins them
+    (a lone half becomes U+FFFD); ``\\u0000`` gives U+FFFD.
+    """
+    if "\\u" in text or "\x00" in text:
+        return valid_text(_ESCAPE.sub(_unescaped, text))
+    # the common case, faster as a few replaces: `\\` held as a NUL the text does not have
     text = text.replace("\\\\", "\x00")
     for escaped, plain in _SIMPLE_ESCAPES:
         text = text.replace(escaped, plain)
-    if "\\u" in text:
-        # `\ud83d\ude00` gives two halves of a surrogate pair: valid_text joins them
-        text = valid_text(_U_ESCAPE.sub(lambda m: chr(int(m[1], 16)), text))
     return text.replace("\x00", "\\")
 
 

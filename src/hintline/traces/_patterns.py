@@ -86,9 +86,9 @@ def _p(name: str, pattern: re.Pattern[str], call: str, window: int | None, text:
 
 PATTERNS: tuple[TracePattern, ...] = (
     # the entry point
-    _p("traces._U_ESCAPE", _traces._U_ESCAPE, "sub", None,
-       "the whole input once, when it is a JSON-escaped trace",
-       _FIXED + " (``\\u`` and four hex digits)"),
+    _p("traces._ESCAPE", _traces._ESCAPE, "sub", None,
+       "the whole input once, when it is a JSON-escaped trace holding ``\\u`` escapes or a NUL",
+       _FIXED + " (a backslash and one character, or ``\\u`` and four hex digits)"),
     _p(
         "traces._NEWLINES",
         _traces._NEWLINES,
