@@ -108,6 +108,16 @@ _CONSEQUENCE = re.compile(
     r"\b(?:bool|null|false) given\b|\bon (?:null|bool|false)\b|'NoneType' object"
     r"|properties of (?:null|undefined)\b|NullPointerException"
 )
+_CONSEQUENCE_WORDS = ("given", "null", "bool", "false", "NoneType", "undefined", "NullPointerException")
+"""One of these is in every match of ``_CONSEQUENCE``: a few ``in`` tests spare the regex (its
+leading ``\b`` alternation costs some 30 µs on a 1 KiB message)."""
+
+
+def _is_consequence(message: str) -> bool:
+    """Whether ``message`` only says that a failed call's false/null was used."""
+    return any(word in message for word in _CONSEQUENCE_WORDS) and _CONSEQUENCE.search(message) is not None
+
+
 # pytest's report: a section per failure (``____ test_x ____``), its ``E`` lines.
 _PYTEST_SECTION = re.compile(r"_{3,} [^_\n].{0,300}? _{3,}$")
 _PYTEST_E = re.compile(r"E(?: {1,8}|$)")
@@ -297,7 +307,7 @@ def _locate_log(text: str) -> Located:
     if chosen is None:
         return Located(text, None, None, failure=False, log=True)
     chosen_at = spans[-1][1]  # the first line of the chosen span
-    if _CONSEQUENCE.search(chosen[0][:_MAX_HEADER_LINE]) is not None:
+    if _is_consequence(chosen[0][:_MAX_HEADER_LINE]):
         before = previous_span()
         if before is not None:
             spans.append(before)
