@@ -35,7 +35,7 @@ from typing import Any
 
 from hintline._linear import AVAILABLE as _RE2
 from hintline._linear import bounded_search
-from hintline._linear.translate import LEAD, TAIL, to_re2, to_re2_edges
+from hintline._linear.translate import LEAD, TAIL, python_form, to_re2, to_re2_edges
 from hintline._vectorscan.cache import cached_database, database_path, in_background, load_database
 from hintline.scrub._model import MASK, ScrubResult, SecretPattern
 from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
@@ -183,8 +183,9 @@ class _Branch:
 
     @functools.cached_property
     def regex(self) -> re.Pattern[str]:
-        """The compiled pattern, on first use: most texts never need most patterns."""
-        return re.compile(self.pattern)
+        """The compiled pattern, on first use: most texts never need most patterns. ``\\b`` is
+        an ASCII word boundary, as on RE2 and Vectorscan (one answer on every path)."""
+        return re.compile(python_form(self.pattern))
 
     @functools.cached_property
     def linear(self) -> list[Any] | None:
@@ -215,7 +216,7 @@ class _Branch:
         """The trigger for RE2 (where a ``re`` pattern may match), or its Python regex."""
         source = self.trigger or self.pattern
         compiled = _compile_re2(to_re2(source)) if _RE2 and self.use_re2 else None
-        return compiled if compiled is not None else re.compile(source)
+        return compiled if compiled is not None else re.compile(python_form(source))
 
     def re2_search(self, t: _Text, pos: int) -> _Found | None:
         """The first match at or after character ``pos``, by RE2 on the whole text."""
