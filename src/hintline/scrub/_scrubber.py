@@ -252,11 +252,7 @@ class _Branch:
     @functools.cached_property
     def trigger_width(self) -> int | None:
         """The longest text the trigger can match, or ``None`` (no bound)."""
-        try:
-            width = int(_sre_parse(self.trigger or self.pattern).getwidth()[1])
-        except Exception:
-            return None
-        return width if width < 1 << 16 else None
+        return _trigger_width(self.trigger or self.pattern)
 
     def trigger_at(self, t: _Text, pos: int, end: int | None = None) -> tuple[int, int] | None:
         """The first occurrence of the trigger starting at or after ``pos`` (and ending by
@@ -540,7 +536,11 @@ class _Prefilter:
             every = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_UTF8 | _hs.HS_FLAG_UCP
             flags = every | _hs.HS_FLAG_SINGLEMATCH
             all_ids = list(range(len(expressions)))
-            long_ids = [n for n, p in enumerate(self._patterns) if _trigger_width(p) > _OVERLAP // 4]
+            long_ids = [
+                n
+                for n, p in enumerate(self._patterns)
+                if (width := _trigger_width(p.trigger or p.pattern)) is None or width > _OVERLAP // 4
+            ]
             plans = (("scrub", all_ids, flags), ("scrub-long", long_ids, flags), ("scrub-every", all_ids, every))
             materials = tuple(
                 json.dumps([_CACHE_FORMAT, int(f), [expressions[n].decode() for n in ids], ids])
@@ -659,13 +659,13 @@ _OVERLAP = 1152
 long lies whole in one block; the longer ones (or unbounded) are screened over the whole text."""
 
 
-def _trigger_width(pattern: SecretPattern) -> float:
-    """The most characters ``pattern``'s trigger can match (``inf`` without a bound)."""
+def _trigger_width(trigger: str) -> int | None:
+    """The most characters ``trigger`` can match, or ``None`` (no bound)."""
     try:
-        width = re._parser.parse(pattern.trigger or pattern.pattern).getwidth()[1]  # type: ignore[attr-defined]
+        width = int(_sre_parse(trigger).getwidth()[1])
     except Exception:
-        return float("inf")
-    return float("inf") if width >= 65535 else float(width)
+        return None
+    return width if width < 1 << 16 else None
 
 
 _MANY = 256
