@@ -30,7 +30,15 @@ Measured at commit ead747f (2 shared cores, load 7-10; CPU time, best of 6 round
 
 A second run, ``python -m benchmarks.compiled mypyc --rounds 6`` (load 10), gave first seen
 1.22x (187 B), 1.39x (742 B), 1.18x (JDBC), 1.30x (fixtures' median), repeated 1.16-1.23x;
-664 of 664 fixtures' answers the same. The load makes single ratios move by about 0.2.
+664 of 664 fixtures' answers the same; ``python -m benchmarks.compiled cython --rounds 6``
+(load 9.5): first seen 1.21x, 1.21x, 1.12x, 1.12x, repeated 0.89-1.32x. The load makes single
+ratios move by about 0.2.
+
+The trace parsers (not on the matched path; compiled apart, Cython, all of ``traces/``, answers
+the same on the 62 trace fixtures): ``parse_trace`` first seen on the bench's 5 KB traces
+1.18-1.78x, median 1.31x (Python 102 -> 76 µs, Java 225 -> 171 and 234 -> 147, Rust 158 -> 129;
+CPU time, best of 4 interleaved rounds, load 9.8): a real gain, still short of the 100 µs
+target for Java and Rust on its own.
 
 So compiling gives 1.1-1.4x, far from what issue 20's targets need (2 µs first seen under
 1 KB: 5x) and not worth a compiled core's cost (below). Stage by stage (187 B): the pure
