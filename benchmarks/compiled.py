@@ -59,8 +59,8 @@ What the compiled core would cost, hence not kept:
   JSON-RPC error (caught only by comparing answers). ``scrub/__init__.py`` (the callable
   package: it assigns its module's ``__class__``) cannot be compiled at all. Cython compiled
   the same modules unedited and answered identically.
-- building: mypyc spends about 60 s of CPU on these 17 modules (80-170 s wall on this loaded
-  machine), Cython about 110 s; ``make demo`` promises the core install and its samples in
+- building: mypyc spends about 60 s of CPU on these 17 modules (80-270 s wall on this loaded
+  machine), Cython about 110 s (320-510 s wall); ``make demo`` promises the core install and its samples in
   under a minute, and the build needs mypy (or Cython) and setuptools as build dependencies
   instead of hatchling alone; wheels would have to be built per platform and Python version,
   with the pure path kept and tested as the fallback.
