@@ -110,6 +110,16 @@ def passes_guard(guard: Guard | None, text: str, folded: list[str]) -> bool:
     return any(literal in haystack for literal in guard.literals)
 
 
+_IN_CHECKS = 1
+"""``in`` checks of guard literals the stdlib engine makes, in rule order, before it screens
+the remaining rules with one pass of the literal set. One check costs a sixth to a ninth of
+that pass from 1 KiB to 64 KiB of text, so a text no early rule matches pays at most that
+much more; a text the table's first guarded rule matches is answered after one check (a
+64 KiB log ending in a PostgreSQL foreign-key error: 20 µs instead of a 120 µs pass). Budgets
+of 2, 4 and 8 checks, measured on the bench rows and the hostile tier, cost the texts the set
+answers best 10-50% more and answered no further bench row early."""
+
+
 class ReMatcher:
     """The stdlib engine: rules in order, each guarded by its required literals.
 
@@ -149,17 +159,62 @@ class ReMatcher:
         self._plan = tuple(steps)
 
     def match(self, text: str) -> Match | None:
-        """Return the first-listed rule that matches ``text``, with its captures, or ``None``."""
+        """Return the first-listed rule that matches ``text``, with its captures, or ``None``.
+
+        Rules are tried in order with one ``in`` check per guard literal until
+        :data:`_IN_CHECKS` checks are spent (a text an early rule matches is answered at once);
+        then the literal set screens the rest in one linear pass (391 ``in`` checks cost 6 ms
+        on 64 KiB; the set 0.2 ms). Without the set (no RE2), every check is made in order.
+        """
         plan = self._plan
-        if self._literals is not None and plan is not None:
-            data = text.encode("utf-8", "surrogatepass")
-            ascii_text = len(data) == len(text)
-            for index in sorted(self._literals.groups(data) | self._unguarded):
-                found = plan[index][0].searcher(ascii_text)(text, data, 0)
-                if found is not None:
-                    return Match(index, self.rules[index], found)
-            return None
-        return self._match_guarded(text)
+        screen = self._literals
+        if screen is None or plan is None:
+            return self._match_guarded(text)
+        budget = _IN_CHECKS
+        folded: str | None = None
+        data: bytes | None = None
+        ascii_text = False
+        index = 0
+        for regex, literals, caseless in plan:
+            if literals is not None:
+                if budget <= 0:
+                    return self._match_screened(text, screen, plan, index)
+                if caseless:
+                    if folded is None:
+                        folded = text.casefold()
+                        budget -= 1
+                    haystack = folded
+                else:
+                    haystack = text
+                for literal in literals:
+                    budget -= 1
+                    if literal in haystack:
+                        break
+                else:
+                    index += 1
+                    continue
+            if data is None:
+                data = text.encode("utf-8", "surrogatepass")
+                ascii_text = len(data) == len(text)
+            found = regex.searcher(ascii_text)(text, data, 0)
+            if found is not None:
+                return Match(index, self.rules[index], found)
+            index += 1
+        return None
+
+    def _match_screened(
+        self, text: str, screen: LiteralSet, plan: tuple[_Step, ...], start: int
+    ) -> Match | None:
+        """:meth:`match` from rule ``start`` on, verifying only the rules the set lets through."""
+        data = text.encode("utf-8", "surrogatepass")
+        ascii_text = len(data) == len(text)
+        for index in sorted(screen.groups(data) | self._unguarded):
+            if index < start:
+                continue
+            found = plan[index][0].searcher(ascii_text)(text, data, 0)
+            if found is not None:
+                return Match(index, self.rules[index], found)
+        return None
 
     def _match_guarded(self, text: str) -> Match | None:
         """:meth:`match` with one ``in`` check per guard literal (no RE2, or a lazy plan)."""
