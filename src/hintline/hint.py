@@ -11,11 +11,12 @@ The stages live in :mod:`hintline.cleaner`, one module each, and run in this ord
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from hintline.categories import Category, Kind
 from hintline.cleaner import match as _engine
 from hintline.cleaner import signals as _signals
 from hintline.cleaner.bound import prepare
-from hintline.cleaner.fallback import _CHAIN_MARKERS, fallback
 from hintline.cleaner.locate import locate
 from hintline.cleaner.normalise import normalise as normalise_text
 from hintline.cleaner.render import (
@@ -44,7 +45,26 @@ __all__ = [
 ]
 
 _finish = finish  # the name older callers import
-_ = (_CHAIN_MARKERS, UNKNOWN)  # re-exported for callers of hintline.hint
+_ = UNKNOWN  # re-exported for callers of hintline.hint
+
+if TYPE_CHECKING:
+    from hintline.cleaner.fallback import _CHAIN_MARKERS, fallback
+else:
+
+    def fallback(*args: Any, **kwargs: Any) -> Hint:
+        """:func:`hintline.cleaner.fallback.fallback`, its module loaded by the first text no
+        rule claims (its line-picking patterns are not needed at start-up) and bound here."""
+        global fallback
+        from hintline.cleaner.fallback import fallback
+
+        return fallback(*args, **kwargs)
+
+    def __getattr__(name: str) -> Any:
+        if name == "_CHAIN_MARKERS":  # re-exported for callers of hintline.hint
+            from hintline.cleaner.fallback import _CHAIN_MARKERS
+
+            return _CHAIN_MARKERS
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _SAFE = Hint(
     PREFIX + "hintline could not read this error.",

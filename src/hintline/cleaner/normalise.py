@@ -22,11 +22,31 @@ only when one of them says there may be something to do). Total: any input gives
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from hintline.cleaner._html import html_text, is_html
 from hintline.cleaner._json import MAX_DEPTH, json_string, json_text
 
 __all__ = ["normalise"]
+
+
+def _load_html(text: str) -> bool:
+    """``is_html(text)`` after loading :mod:`hintline.cleaner._html` and binding its two
+    functions here: only a text holding ``<`` needs them (not at start-up)."""
+    global is_html, html_text
+    from hintline.cleaner import _html
+
+    is_html, html_text = _html.is_html, _html.html_text
+    return is_html(text)
+
+
+def _html_text(text: str) -> str:  # pragma: no cover - is_html() has bound the real one
+    from hintline.cleaner._html import html_text as real
+
+    return real(text)
+
+
+is_html: Callable[[str], bool] = _load_html
+html_text: Callable[[str], str] = _html_text
 
 _ISO = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
 _SYSLOG_TS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ][ \d]\d[ ]\d\d:\d\d:\d\d"

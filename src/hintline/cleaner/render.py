@@ -277,7 +277,9 @@ def _no_assertion(pattern: str) -> bool:
         constants.GROUPREF_LOC_IGNORE,
         constants.GROUPREF_UNI_IGNORE,
     }
-    stack: list[object] = [parser.parse(pattern)]
+    from hintline.scrub._scrubber import parsed_trigger  # the tree the scrubber parsed
+
+    stack: list[object] = [parsed_trigger(pattern)]
     while stack:
         item = stack.pop()
         if isinstance(item, parser.SubPattern):  # type: ignore[attr-defined]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 import types
+from typing import TYPE_CHECKING, Any
 
 from hintline._deferred import deferred_checks
 from hintline.scrub._cut import cut_scrubbed, scrub_cut
@@ -29,7 +30,9 @@ from hintline.scrub._names import KEY_NAMES, QUERY_NAMES
 with deferred_checks():  # the built-in table; tests/scrub/test_table.py runs check() on each
     from hintline.scrub._patterns import SECRETS
 from hintline.scrub._scrubber import Scrubber
-from hintline.scrub._stream import scrub_stream
+
+if TYPE_CHECKING:  # loaded on first use by __getattr__: clean() never streams
+    from hintline.scrub._stream import scrub_stream
 
 __all__ = [
     "KEY_NAMES",
@@ -68,6 +71,14 @@ def scrub_report(text: str | bytes) -> ScrubResult:
     that something was masked and what. Never raises.
     """
     return _DEFAULT.report(text)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "scrub_stream":  # its module is not needed by scrub() or clean()
+        from hintline.scrub._stream import scrub_stream
+
+        return scrub_stream
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _CallablePackage(types.ModuleType):

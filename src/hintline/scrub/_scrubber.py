@@ -107,6 +107,14 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _sre_parse: Any = importlib.import_module("re._parser").parse
 
 
+@functools.lru_cache(maxsize=512)
+def parsed_trigger(trigger: str) -> Any:
+    """``re``'s parse tree of ``trigger`` (read, never changed), parsed once in a process: the
+    prefilter's trigger widths and the renderer's assertion check read the same trees (parsing
+    the 31 triggers costs about a millisecond, paid by the first call)."""
+    return _sre_parse(trigger)
+
+
 class _Text:
     """One text being scrubbed: its UTF-8 bytes and offset conversion (RE2 works on bytes)."""
 
@@ -662,7 +670,7 @@ long lies whole in one block; the longer ones (or unbounded) are screened over t
 def _trigger_width(trigger: str) -> int | None:
     """The most characters ``trigger`` can match, or ``None`` (no bound)."""
     try:
-        width = int(_sre_parse(trigger).getwidth()[1])
+        width = int(parsed_trigger(trigger).getwidth()[1])
     except Exception:
         return None
     return width if width < 1 << 16 else None
