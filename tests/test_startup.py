@@ -71,6 +71,41 @@ def test_cli_clean_imports_only_what_it_needs(tmp_path: Path) -> None:
     assert version.stdout.startswith("hintline ")
 
 
+def test_matched_first_call_loads_only_what_it_needs(tmp_path: Path) -> None:
+    """`import hintline` and a first clean() that a rule answers with its key do not load the
+    signal layer, the fallback's line picker, the HTML reader, scrub_stream nor the trace
+    parser; each is loaded by the first text that needs it, and answers as the eagerly
+    imported module does."""
+    lazy = [
+        "hintline.cleaner.fallback",
+        "hintline.cleaner._html",
+        "hintline.scrub._stream",
+        "hintline.traces",
+        "hintline.cleaner.signals",
+    ]
+    code = (
+        "import sys, hintline\n"
+        f"lazy = {lazy!r}\n"
+        "def loaded(): return [m for m in lazy if m in sys.modules]\n"
+        "print(hintline.clean(\"KeyError: 'customer_id'\").rule, loaded())\n"
+        "print(hintline.clean('<html><title>Oops</title><pre>KeyError: \"sku\"</pre></html>').rule, loaded())\n"
+        "print(hintline.clean('nothing claims this line').text, loaded())\n"
+        "from hintline.scrub import scrub_stream\n"
+        "from hintline.hint import _CHAIN_MARKERS, fallback\n"
+        "print(list(scrub_stream(['password=hunter2\\n'])), loaded())\n"
+        "from hintline.cleaner import fallback as module, signals\n"
+        "print(fallback is module.fallback, _CHAIN_MARKERS is module._CHAIN_MARKERS)\n"
+        "import hintline.hint as h\n"
+        "print(h.classify is signals.classify, h.complete_key is signals.complete_key)\n"
+    )
+    out = _child(code, tmp_path).stdout.splitlines()
+    assert out[0] == "python.key-error []"
+    assert out[1] == "python.key-error ['hintline.cleaner._html']"
+    assert out[2] == f"Hint: nothing claims this line {[lazy[0], lazy[1], lazy[3], lazy[4]]!r}"
+    assert out[3] == f"['password=***\\n'] {lazy!r}"
+    assert out[4] == out[5] == "True True"
+
+
 def test_lazy_re_engine_answers_like_the_full_one() -> None:
     """The stand-in used while Hyperscan compiles builds each rule when a text first reaches it;
     its answers (rule, captures) are the full re engine's, in any order of texts."""

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from hintline.categories import Category, Kind
 from hintline.cleaner import match as _engine
-from hintline.cleaner import signals as _signals
 from hintline.cleaner.bound import prepare
 from hintline.cleaner.locate import locate
 from hintline.cleaner.normalise import normalise as normalise_text
@@ -48,12 +47,26 @@ _finish = finish  # the name older callers import
 _ = UNKNOWN  # re-exported for callers of hintline.hint
 
 if TYPE_CHECKING:
-    from hintline.cleaner.fallback import _CHAIN_MARKERS, fallback
+    from hintline.cleaner.fallback import _CHAIN_MARKERS as _CHAIN_MARKERS
+    from hintline.cleaner.fallback import fallback
+    from hintline.cleaner.signals import classify, complete_key
 else:
+    # The signal layer and the fallback are loaded by the first text that needs them (a first
+    # call a rule answers with its key needs neither) and bound here, in place of these.
+
+    def classify(block: str) -> Hint | None:
+        global classify, complete_key
+        from hintline.cleaner.signals import classify, complete_key
+
+        return classify(block)
+
+    def complete_key(hint: Hint, text: str, pattern: str | None = None) -> Hint:
+        global classify, complete_key
+        from hintline.cleaner.signals import classify, complete_key
+
+        return complete_key(hint, text, pattern)
 
     def fallback(*args: Any, **kwargs: Any) -> Hint:
-        """:func:`hintline.cleaner.fallback.fallback`, its module loaded by the first text no
-        rule claims (its line-picking patterns are not needed at start-up) and bound here."""
         global fallback
         from hintline.cleaner.fallback import fallback
 
@@ -65,6 +78,7 @@ else:
 
             return _CHAIN_MARKERS
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _SAFE = Hint(
     PREFIX + "hintline could not read this error.",
@@ -82,7 +96,11 @@ def _matched(text: str) -> Hint | None:
     found = _engine.match(text)
     if found is None:
         return None
-    return _signals.complete_key(render(found.rule, found.groups), text, found.rule.pattern)
+    hint = render(found.rule, found.groups)
+    key = hint.key
+    if key is not None and not key.isdigit():  # complete_key() returns such a hint as it is
+        return hint
+    return complete_key(hint, text, found.rule.pattern)
 
 
 def clean(error: str | bytes | BaseException) -> Hint:
@@ -118,7 +136,7 @@ def clean(error: str | bytes | BaseException) -> Hint:
         block = text if located is None else located.block
         hint = _matched(block)
         if hint is None:  # no wording rule: what the runtime's codes say
-            hint = _signals.classify(block)
+            hint = classify(block)
         if hint is None and located is not None and located.rest is not None:
             hint = _matched(located.rest)
         if hint is None and text is not prepared:  # a rule may read the envelope (JSON-RPC code)
