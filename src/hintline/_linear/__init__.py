@@ -1,11 +1,18 @@
 """Patterns that run in time linear in the text: RE2 where it can mean what Python means.
 
 :class:`LinearPattern` holds one Python ``re`` pattern. Its :meth:`~LinearPattern.search`
-runs the RE2 spelling (:func:`hintline._linear.translate.to_re2`) on the UTF-8 bytes of the
-text when ``google-re2`` is installed and the pattern translates; otherwise Python's ``re``
-on :func:`~hintline._linear.translate.python_form` of the pattern, inside a window whose size
-is bounded (:data:`WINDOW`), so that even a pattern built to backtrack cannot take long.
-Both give the same groups for every match that fits in the window.
+and :meth:`~LinearPattern.finditer` run the RE2 spelling
+(:func:`hintline._linear.translate.to_re2`) on the UTF-8 bytes of the text when ``google-re2``
+is installed and the pattern translates; otherwise Python's ``re`` on
+:func:`~hintline._linear.translate.python_form` of the pattern, inside a window whose size is
+bounded (:data:`WINDOW`), so that even a pattern built to backtrack cannot take long. Both give
+a :class:`LinearMatch` with the spans and groups Python's match has (character offsets;
+``pos``/``endpos`` as in ``re``), for every match that fits in the window.
+
+Layers, each usable alone: :mod:`hintline._linear.translate` (the spelling),
+:mod:`hintline._linear.matches` (byte offsets back to characters, the match object), this
+module (compiling, choosing the engine, searching); the rule engines call
+:meth:`~LinearPattern.searcher`, the groups only, with nothing to decide per call.
 """
 
 from __future__ import annotations

@@ -581,7 +581,11 @@ SIGNALS: tuple[Signal, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class KeyShape:
-    """Where a family's key is printed. ``key`` is the key; with ``port``, ``key:port``."""
+    """Where a family's key is printed. ``key`` is the key; with ``port``, ``key:port``.
+
+    ``pattern`` is searched in linear time (:class:`hintline._linear.LinearPattern`), so it
+    must mean the same on RE2 (:func:`hintline._linear.to_re2` tells); ``\\b`` is an ASCII
+    word boundary, as in the rule table's patterns."""
 
     pattern: str
     why: str
