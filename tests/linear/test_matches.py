@@ -174,3 +174,27 @@ def test_every_key_shape_runs_on_re2(pattern: str) -> None:
     (a new shape that does not gets the window, and fails here until it is rewritten)."""
     assert _linear.why_not(pattern) == ""
     assert signals._shape_pattern(pattern).engine == "re2"
+
+
+def test_look_above_shapes_stay_on_their_line() -> None:
+    """The lines above a failure are searched a chunk of lines at a time: right only because no
+    key shape of a family that looks above can match across a newline."""
+    from hintline.cleaner._patterns import may_span_lines
+
+    for family in signals._LOOK_ABOVE:
+        for shape in signals.KEY_SHAPES[family]:
+            assert not may_span_lines(shape.pattern), shape.pattern
+
+
+def test_look_above_takes_the_nearest_line() -> None:
+    """Above the failure, the nearest line with a key wins, whatever the chunk it is in; on that
+    line the first shape in order; empty lines by the thousand cost a search per chunk."""
+    failure = "psql: error: connection to server failed: Connection refused\n"
+    far = "could not connect to db.internal:5432\n"
+    near = "host='10.0.0.7', port=6432 and cache.local:6379\n"
+    for gap in (0, 1, 5, signals.ABOVE_CHUNK, 3 * signals.ABOVE_CHUNK + 7):
+        text = far + near + "\n" * gap + failure
+        assert signals._find_key(Category.CONNECTION_REFUSED, text, len(text) - len(failure)) == "10.0.0.7:6432"
+        assert _reference_key(Category.CONNECTION_REFUSED, text, len(text) - len(failure)) == "10.0.0.7:6432"
+    text = far + "x\n" * 30000 + failure
+    assert signals._find_key(Category.CONNECTION_REFUSED, text, len(text) - len(failure)) == "db.internal:5432"
