@@ -220,8 +220,10 @@ class LinearPattern:
             pos = end if end > start else end + 1
 
     def searcher(self, ascii_text: bool) -> Search:
-        """:meth:`search` for texts whose UTF-8 is ASCII (``ascii_text``) or not, as one
-        callable with nothing left to decide per call (the engines keep one per rule)."""
+        """The named groups of the first match (a :data:`Search`: from a byte offset of the
+        UTF-8 text, as :meth:`search` finds it) for texts whose UTF-8 is ASCII (``ascii_text``)
+        or not, as one callable with nothing left to decide per call (the engines keep one per
+        rule)."""
         found = self._searchers[ascii_text]
         if found is not None:
             return found
