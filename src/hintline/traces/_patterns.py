@@ -97,6 +97,24 @@ PATTERNS: tuple[TracePattern, ...] = (
         "a run of more than 8,256 empty lines in the input, from where ``find`` found it",
         "anchored, one character repeated: reads the run once",
     ),
+    _p(
+        "traces._RUNS",
+        _traces._RUNS,
+        "sub",
+        None,
+        "the whole input once (after unescaping): every run of two or more empty lines",
+        "one character repeated: an attempt starts only at a newline, and a failed one stops within "
+        "three characters; a match takes its whole run, which no later attempt reads again",
+    ),
+    _p(
+        "traces._PHP_RUNS",
+        _traces._PHP_RUNS,
+        "sub",
+        None,
+        "the whole input once more, when it holds a run of empty lines and is a PHP trace",
+        "one character repeated, tried only at the first newline of a run (a one-character "
+        "look-behind): each run is read once, whether it matches (it is taken whole) or not",
+    ),
     # language detection: every call on a stripped line of at most MAX_LINE
     _p("_detect._JVM_FRAME", _detect._JVM_FRAME, "match", MAX_LINE, _LINE,
        "anchored; ``[^(]++`` possessive; ``[\\w$.-]+`` gives back to each ``.`` once, where a fixed "

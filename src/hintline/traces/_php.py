@@ -24,7 +24,9 @@ from hintline.traces._raw import (
     RawTrace,
 )
 
-__all__ = ["parse_php"]
+__all__ = ["MAX_HEADER", "parse_php"]
+
+MAX_HEADER = 50  # lines of an exception's header (message) before its stack: a longer one is dropped
 
 _UNCAUGHT = re.compile(r"(?:PHP )?(?:Fatal error|Catchable fatal error|Warning|Notice):\s+Uncaught (.*)$")
 _MONOLOG = re.compile(r"(\[previous exception\] )?\[object\] \(([\w\\]+)\(code: -?\d+\): (.*)$")
@@ -238,7 +240,7 @@ def parse_php(lines: list[str]) -> RawTrace:
                 i -= 1  # the row run reads it
                 continue
             header.append(line)
-            if len(header) > 50:
+            if len(header) > MAX_HEADER:
                 header = []
             continue
         if _THROWN.match(line):
