@@ -115,7 +115,8 @@ def test_runs_cut_to_the_readers_bound_parse_as_the_whole_runs(language: str | N
             assert got == _whole_runs(text, language, root, monkeypatch), (txt.name, language)
             checked += 1
             cut += traces._RUNS.search(text) is not None
-    assert checked > 150 and cut > 100
+    assert checked > 150
+    assert cut > 100
 
 
 @pytest.mark.parametrize(
@@ -147,7 +148,9 @@ def test_a_text_of_short_runs_is_cut_before_it_is_split() -> None:
     reader gets from 64 KiB of runs of 4,000 empty lines."""
     text = "java.lang.X: boom\n\tat a.b.C.d(C.java:1)\n" + ("x" + "\n" * 4000) * 16
     lines, lang = traces._lines(text, None)
-    assert lang == "java" and len(lines) < 60
+    assert lang == "java"
+    assert len(lines) < 60
     php = "PHP Fatal error:  Uncaught Exception: boom in /a/x.php:1\n" + ("x" + "\n" * 4000) * 16
     lines, lang = traces._lines(php, None)
-    assert lang == "php" and len(lines) < 17 * (traces._PHP_BLANKS + 2)
+    assert lang == "php"
+    assert len(lines) < 17 * (traces._PHP_BLANKS + 2)
