@@ -21,7 +21,7 @@ from hintline.traces._jvm import parse_jvm
 from hintline.traces._live import trace_from_exception
 from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._node import parse_node
-from hintline.traces._php import MAX_HEADER, parse_php
+from hintline.traces._php import MAX_HEADER, parse_php, reading_text
 from hintline.traces._python import parse_python
 from hintline.traces._raw import MAX_MESSAGE, RawTrace
 from hintline.traces._ruby import parse_ruby
@@ -135,28 +135,43 @@ _BLANK_RUNS = {
     "python": 1, "java": 1, "javascript": 1, "go": 1, "dotnet": 1, "ruby": 1, "php": _PHP_BLANKS, "rust": _KEPT_BLANKS,
 }
 _RUNS = re.compile(r"\n\n\n+")  # two or more empty lines (``\n{3,}``; a single character repeated)
-# more than _PHP_BLANKS empty lines, tried only at a run's first newline (an attempt inside a
-# short run would read to its end again: quadratic in the bound)
-_PHP_RUNS = re.compile(rf"(?<!\n)\n{{{_PHP_BLANKS + 2},}}")
+# more than _PHP_BLANKS empty lines, taken only from a run's first newline (an attempt inside a
+# short run would read to its end again: quadratic in the bound); the leading newline lets the
+# engine skip to the next newline between attempts
+_PHP_RUNS = re.compile(rf"\n(?<!\n\n)\n{{{_PHP_BLANKS + 1},}}")
+
+
+# The readers that pass over most lines outside a window, with what they can read of a text
+# (the text without the lines they would pass over): worth its C scans from this many lines on
+_READING = {"php": reading_text}
+_MANY_LINES = 512
 
 
 def _lines(text: str, hint: str | None) -> tuple[list[str], str | None]:
-    """The lines of ``text`` and its language, with every run of empty lines cut to what the
-    language's reader tells apart (:data:`_BLANK_RUNS`), so a text of short lines is not read
-    line by line in Python: a run is cut by one C-level ``sub`` over the text (about 1 µs per
-    5 KB when there is none), the vote runs on the text with each run cut to one empty line,
-    and the reader on the text cut to its own bound."""
+    """The lines of ``text`` a reader gets, and its language.
+
+    Every run of empty lines is cut to what the language's reader tells apart
+    (:data:`_BLANK_RUNS`), so a text of short lines is not read line by line in Python: a
+    run is cut by one C-level ``sub`` over the text (about 1 µs per 5 KB when there is none),
+    the vote runs on the text with each run cut to one empty line (it skips empty lines), and
+    the reader on the text cut to its own bound. A reader of :data:`_READING` then gets only
+    the lines it can use.
+    """
     short, runs = _RUNS.subn("\n\n", text)
-    if not runs:
-        lines = _split(text)
-        return lines, hint or detect_language(lines)
-    lines = _split(short)
+    lines = _split(short if runs else text)
     lang = hint or detect_language(lines)
     keep = _BLANK_RUNS.get(lang or "", 1)
-    if keep == 1:
+    reading = _READING.get(lang or "")
+    many = reading is not None and len(lines) >= _MANY_LINES
+    if not many and (not runs or keep == 1):
         return lines, lang
-    if keep == _PHP_BLANKS:
-        return _split(_PHP_RUNS.sub("\n" * (_PHP_BLANKS + 1), text)), lang
+    if runs:
+        if keep == 1:
+            text = short
+        elif keep == _PHP_BLANKS:
+            text = _PHP_RUNS.sub("\n" * (_PHP_BLANKS + 1), text)
+    if reading is not None and many:
+        text = reading(text)
     return _split(text), lang
 
 

@@ -112,8 +112,9 @@ PATTERNS: tuple[TracePattern, ...] = (
         "sub",
         None,
         "the whole input once more, when it holds a run of empty lines and is a PHP trace",
-        "one character repeated, tried only at the first newline of a run (a one-character "
-        "look-behind): each run is read once, whether it matches (it is taken whole) or not",
+        "one character repeated, taken only from the first newline of a run (a two-character "
+        "look-behind after the first): each run is read once, whether it matches (it is taken "
+        "whole) or not",
     ),
     # language detection: every call on a stripped line of at most MAX_LINE
     _p("_detect._JVM_FRAME", _detect._JVM_FRAME, "match", MAX_LINE, _LINE,
@@ -180,6 +181,10 @@ PATTERNS: tuple[TracePattern, ...] = (
     _p("_node._MATCHING", _node._MATCHING, "match", MAX_LINE, _LINE, "anchored; fixed text around ``\\d+``"),
     _p("_node._CODE", _node._CODE, "match", MAX_LINE, _LINE, "anchored; fixed text around ``[\\w.-]+``"),
     # PHP
+    _p("_php._ROW_BLOCK", _php._ROW_BLOCK, "match", None,
+       "a PHP text of many lines, from the start of a line holding ``#`` (reading_text)",
+       "anchored; per line two possessive classes (up to its ``#``, then to its end) and a newline: "
+       "each character read once, and the possessive group gives nothing back"),
     _p("_php._UNCAUGHT", _php._UNCAUGHT, "search", MAX_LINE, _LINE + ", only when it holds ``Uncaught ``",
        "each try is a fixed word list, then ``\\s+`` (its own run of spaces), then fixed text; "
        "``.*$`` on a line never gives back"),

@@ -24,7 +24,7 @@ from hintline.traces._raw import (
     RawTrace,
 )
 
-__all__ = ["MAX_HEADER", "parse_php"]
+__all__ = ["MAX_HEADER", "parse_php", "reading_text"]
 
 MAX_HEADER = 50  # lines of an exception's header (message) before its stack: a longer one is dropped
 
@@ -202,6 +202,93 @@ class _Block:
             loc = row
         if loc is not None and len(rows) <= room:  # the last row has no row after it
             append((loc[0], loc[1], None, None, None))
+
+
+# What a line must hold for parse_php to act on it outside a header (see :func:`reading_text`):
+# a header may start there (_header_text: ``Next ``, ``Uncaught ``, ``[object] (``, a Monolog
+# ``"exception":"``, `` in /`` or a Windows ``:\``), or the line ends the trace (_THROWN), is a
+# JsonFormatter object, or holds a stack row's ``#``.
+_HEADER_MARKS = ("Next ", "Uncaught ", "[object] (", '"exception":"', " in /", ":\\")
+_LINE_MARKS = ("thrown in", '"class":')
+# A block of lines that each hold a ``#`` (a stack's rows), from a line start: each line is
+# read at most twice (the possessive classes stop at its ``#`` and at its end), so the match is
+# linear in the block.
+_ROW_BLOCK = re.compile(r"(?:[^\n#]*+#[^\n]*+\n)*+")
+
+
+def _line_span(text: str, pos: int) -> tuple[int, int]:
+    """The start and end (after its newline) of the line holding ``text[pos]``."""
+    end = text.find("\n", pos)
+    return text.rfind("\n", 0, pos) + 1, len(text) if end < 0 else end + 1
+
+
+def _header_end(text: str, end: int) -> int:
+    """Where a header starting on the line that ends at ``end`` is over at the latest: after
+    MAX_HEADER more lines of at most MAX_LINE characters (longer ones are not counted)."""
+    counted = 0
+    n = len(text)
+    while counted <= MAX_HEADER and end < n:
+        nxt = text.find("\n", end)
+        nxt = n if nxt < 0 else nxt + 1
+        if nxt - end <= MAX_LINE + 1:
+            counted += 1
+        end = nxt
+    return end
+
+
+def reading_text(text: str) -> str:
+    """``text`` without the lines :func:`parse_php` would pass over (for a text of many lines).
+
+    Outside a header the reader acts only on a line holding one of the marks above (every
+    other line, empty or not, changes nothing, also between stack rows); a header takes at
+    most MAX_HEADER lines after its first. So every line holding a mark is kept, with the
+    MAX_HEADER lines after a header mark, and the rest is dropped. The marks are found by C
+    ``find`` scans over the text (a block of row lines by one match): Python steps once per
+    marked line or block, not once per line, so a text of many short lines no reader can use
+    (empty lines between junk) is not walked line by line.
+    """
+    spans: list[tuple[int, int]] = []
+    heads: list[tuple[int, int]] = []
+    for mark in _HEADER_MARKS:
+        pos = text.find(mark)
+        while pos >= 0:
+            start, end = _line_span(text, pos)
+            heads.append((start, end))
+            pos = text.find(mark, end)
+    # header marks a few lines apart share one window, from the first one's line to the end
+    # of the last one's (computed once per such cluster: clusters are MAX_HEADER lines apart)
+    heads.sort()
+    first = last = -1
+    for start, end in heads:
+        if first >= 0 and (start < last or text.count("\n", last, start) <= MAX_HEADER or start < _header_end(text, last)):
+            last = max(last, end)
+            continue
+        if first >= 0:
+            spans.append((first, _header_end(text, last)))
+        first, last = start, end
+    if first >= 0:
+        spans.append((first, _header_end(text, last)))
+    for mark in _LINE_MARKS:
+        pos = text.find(mark)
+        while pos >= 0:
+            span = _line_span(text, pos)
+            spans.append(span)
+            pos = text.find(mark, span[1])
+    pos = text.find("#")
+    while pos >= 0:
+        start, end = _line_span(text, pos)
+        end = max(end, _ROW_BLOCK.match(text, start).end())  # type: ignore[union-attr]  # (always matches)
+        spans.append((start, end))
+        pos = text.find("#", end)
+    spans.sort()
+    parts: list[str] = []
+    kept_to = 0
+    for start, end in spans:
+        if end <= kept_to:
+            continue
+        parts.append(text[max(start, kept_to) : end])
+        kept_to = end
+    return "".join(parts)
 
 
 def parse_php(lines: list[str]) -> RawTrace:
