@@ -181,10 +181,14 @@ PATTERNS: tuple[TracePattern, ...] = (
     _p("_node._MATCHING", _node._MATCHING, "match", MAX_LINE, _LINE, "anchored; fixed text around ``\\d+``"),
     _p("_node._CODE", _node._CODE, "match", MAX_LINE, _LINE, "anchored; fixed text around ``[\\w.-]+``"),
     # PHP
+    _p("_php._ROW_MARK", _php._ROW_MARK, "search", None,
+       "a PHP text of many lines, from where the last row block ended (reading_text)",
+       _FIXED + " (a ``#`` and a digit)"),
     _p("_php._ROW_BLOCK", _php._ROW_BLOCK, "match", None,
-       "a PHP text of many lines, from the start of a line holding ``#`` (reading_text)",
-       "anchored; per line two possessive classes (up to its ``#``, then to its end) and a newline: "
-       "each character read once, and the possessive group gives nothing back"),
+       "a PHP text of many lines, from the start of a line holding ``#`` and a digit (reading_text)",
+       "anchored; in a line possessive classes stop once at each ``#`` (a one-character look-ahead "
+       "for the digit) and at its end: each character read once, and the possessive groups give "
+       "nothing back"),
     _p("_php._UNCAUGHT", _php._UNCAUGHT, "search", MAX_LINE, _LINE + ", only when it holds ``Uncaught ``",
        "each try is a fixed word list, then ``\\s+`` (its own run of spaces), then fixed text; "
        "``.*$`` on a line never gives back"),

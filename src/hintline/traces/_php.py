@@ -207,13 +207,14 @@ class _Block:
 # What a line must hold for parse_php to act on it outside a header (see :func:`reading_text`):
 # a header may start there (_header_text: ``Next ``, ``Uncaught ``, ``[object] (``, a Monolog
 # ``"exception":"``, `` in /`` or a Windows ``:\``), or the line ends the trace (_THROWN), is a
-# JsonFormatter object, or holds a stack row's ``#``.
+# JsonFormatter object, or may be a stack row (a ``#`` and a digit: ``#N …``).
 _HEADER_MARKS = ("Next ", "Uncaught ", "[object] (", '"exception":"', " in /", ":\\")
 _LINE_MARKS = ("thrown in", '"class":')
-# A block of lines that each hold a ``#`` (a stack's rows), from a line start: each line is
-# read at most twice (the possessive classes stop at its ``#`` and at its end), so the match is
-# linear in the block.
-_ROW_BLOCK = re.compile(r"(?:[^\n#]*+#[^\n]*+\n)*+")
+_ROW_MARK = re.compile(r"#\d")
+# A block of lines that each hold ``#`` and a digit (a stack's rows), from a line start: in a
+# line, the possessive classes stop at each ``#`` once (the look-ahead tells whether a digit
+# follows) and at its end, so the match reads each character once.
+_ROW_BLOCK = re.compile(r"(?:[^\n#]*+(?:#(?!\d)[^\n#]*+)*+#\d[^\n]*+\n)*+")
 
 
 def _line_span(text: str, pos: int) -> tuple[int, int]:
@@ -243,7 +244,8 @@ def reading_text(text: str) -> str:
     other line, empty or not, changes nothing, also between stack rows); a header takes at
     most MAX_HEADER lines after its first. So every line holding a mark is kept, with the
     MAX_HEADER lines after a header mark, and the rest is dropped. The marks are found by C
-    ``find`` scans over the text (a block of row lines by one match): Python steps once per
+    scans over the text (``find``, and a search for ``#`` and a digit; a block of row lines
+    by one match): Python steps once per
     marked line or block, not once per line, so a text of many short lines no reader can use
     (empty lines between junk) is not walked line by line.
     """
@@ -274,12 +276,12 @@ def reading_text(text: str) -> str:
             span = _line_span(text, pos)
             spans.append(span)
             pos = text.find(mark, span[1])
-    pos = text.find("#")
-    while pos >= 0:
-        start, end = _line_span(text, pos)
+    row = _ROW_MARK.search(text)
+    while row is not None:
+        start, end = _line_span(text, row.start())
         end = max(end, _ROW_BLOCK.match(text, start).end())  # type: ignore[union-attr]  # (always matches)
         spans.append((start, end))
-        pos = text.find("#", end)
+        row = _ROW_MARK.search(text, end)
     spans.sort()
     parts: list[str] = []
     kept_to = 0
