@@ -142,9 +142,12 @@ _PHP_RUNS = re.compile(rf"\n(?<!\n\n)\n{{{_PHP_BLANKS + 1},}}")
 
 
 # The readers that pass over most lines outside a window, with what they can read of a text
-# (the text without the lines they would pass over): worth its C scans from this many lines on
+# (the text without the lines they would pass over). Its C scans cost about what reading 100
+# lines does, so a text is screened only when it has many lines, and short ones (a real stack
+# row is longer: a text of them is read faster as it is)
 _READING = {"php": reading_text}
 _MANY_LINES = 512
+_SHORT_LINES = 24  # characters a line on average
 
 
 def _lines(text: str, hint: str | None) -> tuple[list[str], str | None]:
@@ -162,7 +165,7 @@ def _lines(text: str, hint: str | None) -> tuple[list[str], str | None]:
     lang = hint or detect_language(lines)
     keep = _BLANK_RUNS.get(lang or "", 1)
     reading = _READING.get(lang or "")
-    many = reading is not None and len(lines) >= _MANY_LINES
+    many = reading is not None and len(lines) >= _MANY_LINES and len(text) < _SHORT_LINES * len(lines)
     if not many and (not runs or keep == 1):
         return lines, lang
     if runs:
