@@ -40,7 +40,7 @@ def hostile_cases(scale: float = 1.0) -> dict[str, str | bytes]:
         "php_junk_lines": "PHP Fatal error:  Uncaught Exception: x in /a.php:1\nStack trace:\n#0 /a.php(1): f()\n"
         + ("Fatal error:\n" + "\n" * 7) * n(100_000),
         "php_near_rows": "PHP Fatal error:  Uncaught Exception: x in /a.php:1\nStack trace:\n#0 /a.php(1): f()\n"
-        + "#1\n" * n(300_000),
+        + "#1\n" * n(150_000) + "#1 \n" * n(100_000),
         "spaces_10mb": " " * (10 * MB),
         "colons_digits_line": "at " + ":1" * (2 * MB),
         "many_in_line": "   at A.B(" + ") in " * (MB // 5) + ":line 1",

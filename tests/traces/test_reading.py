@@ -22,7 +22,7 @@ from tests.traces.golden import cases
 JUNK = [
     "", "", "", "Fatal error:", "Fatal error: nothing", "   ", "\t", "x" * (MAX_LINE + 3), "y" * MAX_LINE,
     "Stack trace:", "#0 /a/x.php(12): App\\\\Repo->find('x')", "#1 {main}", "#x not a row", "# ", "#0",
-    "#1", "#1 ", "  #3 /a/x.php(3): g()", "#12\t/a/x.php(1): f()", "#1024 /x(1): f()", "x #2 /a.php(2): h()", "#\u0663 /a/x.php(3): g()",
+    "#1", "#1 ", "#1 \u2003", "#2 \t x", "#1  \x1c", "#3 \u00a0/a/x.php(3): g()", "  #3 /a/x.php(3): g()", "#12\t/a/x.php(1): f()", "#1024 /x(1): f()", "x #2 /a.php(2): h()", "#\u0663 /a/x.php(3): g()",
     "PHP Fatal error:  Uncaught RuntimeException: boom in /a/x.php:3", "Next LogicException: two in /a/y.php:4",
     "  thrown in /a/x.php on line 3", '{"message":"m","context":{"exception":{"class":"E","message":"m","file":"/a:1"}}}',
     "[2026-11-30 10:00:00] app.ERROR: boom {\"exception\":\"[object] (RuntimeException(code: 0): boom at /a/x.php:3)\"}",

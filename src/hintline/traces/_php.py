@@ -207,15 +207,15 @@ class _Block:
 # What a line must hold for parse_php to act on it outside a header (see :func:`reading_text`):
 # a header may start there (_header_text: ``Next ``, ``Uncaught ``, ``[object] (``, a Monolog
 # ``"exception":"``, `` in /`` or a Windows ``:\``), or the line ends the trace (_THROWN), is a
-# JsonFormatter object, or may be a stack row (``#``, digits and a space: ``#N …``; the row
-# readers split at the first space and want digits before it).
+# JsonFormatter object, or may be a stack row (``#``, digits, a space and something that is not
+# whitespace: the row readers split at the first space, want digits before it and a body).
 _HEADER_MARKS = ("Next ", "Uncaught ", "[object] (", '"exception":"', " in /", ":\\")
 _LINE_MARKS = ("thrown in", '"class":')
-_ROW_MARK = re.compile(r"#\d++ ")
+_ROW_MARK = re.compile(r"#\d++ [^\S\n]*+\S")
 # A block of lines that each hold such a mark (a stack's rows), from a line start: in a line,
-# the possessive classes stop at each ``#`` once (the look-ahead reads the digits after it) and
-# at its end, so the match reads each character at most twice.
-_ROW_BLOCK = re.compile(r"(?:[^\n#]*+(?:#(?!\d++ )[^\n#]*+)*+#\d++ [^\n]*+\n)*+")
+# the possessive classes stop at each ``#`` once (the look-ahead reads the digits and blanks
+# after it) and at its end, so the match reads each character at most twice.
+_ROW_BLOCK = re.compile(r"(?:[^\n#]*+(?:#(?!\d++ [^\S\n]*+\S)[^\n#]*+)*+#\d++ [^\S\n]*+\S[^\n]*+\n)*+")
 
 
 def _line_span(text: str, pos: int) -> tuple[int, int]:
@@ -245,7 +245,7 @@ def reading_text(text: str) -> str:
     other line, empty or not, changes nothing, also between stack rows); a header takes at
     most MAX_HEADER lines after its first. So every line holding a mark is kept, with the
     MAX_HEADER lines after a header mark, and the rest is dropped. The marks are found by C
-    scans over the text (``find``, and a search for ``#N ``; a block of row lines
+    scans over the text (``find``, and a search for ``#N x``; a block of row lines
     by one match): Python steps once per
     marked line or block, not once per line, so a text of many short lines no reader can use
     (empty lines between junk) is not walked line by line.
