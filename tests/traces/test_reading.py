@@ -113,3 +113,36 @@ def test_the_vote_by_distinct_line_picks_what_the_walk_picks() -> None:
         assert _detect.detect_language(lines) == want  # memos warm
         seen += len(lines) > _detect._WALK
     assert seen > 200
+
+
+def _plain(text: str, language: str | None) -> dict[str, object]:
+    """parse_trace with the lines split and voted on as they are (no cut, no screen)."""
+
+    def plain(text: str, hint: str | None) -> tuple[list[str], str | None]:
+        lines = traces._split(text)
+        return lines, hint or traces.detect_language(lines)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(traces, "_lines", plain)
+        return traces.parse_trace(text, language=language).to_dict()
+
+
+def test_parse_trace_of_many_short_lines_reads_as_the_whole_text() -> None:
+    """The whole path (runs cut, PHP's screen past _MANY_LINES short lines) on every fixture
+    with hundreds of junk and empty lines spliced in, detected and read as PHP."""
+    rnd = random.Random(20261204)
+    screened = 0
+    for txt in cases():
+        base = txt.read_text(encoding="utf-8").split("\n")
+        for _ in range(3):
+            lines = list(base)
+            for _ in range(rnd.randrange(20, 60)):
+                at = rnd.randrange(len(lines) + 1)
+                lines[at:at] = [rnd.choice(JUNK[:7] + ["#1", "#1 ", "!", ""])] * rnd.choice((1, 3, 8, 49, 51, 60))
+            text = "\n".join(lines)
+            count = text.count("\n")
+            screened += count >= traces._MANY_LINES and len(text) < traces._SHORT_LINES * count
+            for language in (None, "php"):
+                clear_memos()
+                assert traces.parse_trace(text, language=language).to_dict() == _plain(text, language), txt.name
+    assert screened > 100

@@ -165,16 +165,20 @@ def _lines(text: str, hint: str | None) -> tuple[list[str], str | None]:
     lang = hint or detect_language(lines)
     keep = _BLANK_RUNS.get(lang or "", 1)
     reading = _READING.get(lang or "")
-    many = reading is not None and len(lines) >= _MANY_LINES and len(text) < _SHORT_LINES * len(lines)
-    if not many and (not runs or keep == 1):
-        return lines, lang
+    if reading is None or (not runs and len(lines) < _MANY_LINES):
+        if not runs or keep == 1:
+            return lines, lang  # (they are its lines)
+        return _split(_PHP_RUNS.sub("\n" * (_PHP_BLANKS + 1), text) if keep == _PHP_BLANKS else text), lang
     if runs:
         if keep == 1:
             text = short
         elif keep == _PHP_BLANKS:
             text = _PHP_RUNS.sub("\n" * (_PHP_BLANKS + 1), text)
-    if reading is not None and many:
+    count = text.count("\n")
+    if count >= _MANY_LINES and len(text) < _SHORT_LINES * count:
         text = reading(text)
+    elif not runs or text is short:
+        return lines, lang  # (they are its lines)
     return _split(text), lang
 
 
