@@ -138,7 +138,7 @@ def test_parse_trace_of_many_short_lines_reads_as_the_whole_text() -> None:
             lines = list(base)
             for _ in range(rnd.randrange(20, 60)):
                 at = rnd.randrange(len(lines) + 1)
-                lines[at:at] = [rnd.choice(JUNK[:7] + ["#1", "#1 ", "!", ""])] * rnd.choice((1, 3, 8, 49, 51, 60))
+                lines[at:at] = [rnd.choice([*JUNK[:7], "#1", "#1 ", "!", ""])] * rnd.choice((1, 3, 8, 49, 51, 60))
             text = "\n".join(lines)
             count = text.count("\n")
             screened += count >= traces._MANY_LINES and len(text) < traces._SHORT_LINES * count
