@@ -185,11 +185,6 @@ PATTERNS: tuple[TracePattern, ...] = (
        "a PHP text of many lines, from where the last row block ended (reading_text)",
        "``#``, then digits, a space and blanks, all possessive, and one character: an attempt "
        "starts only at a ``#`` and reads the digits and blanks after it once (they hold no ``#``)"),
-    _p("_php._ROW_BLOCK", _php._ROW_BLOCK, "match", None,
-       "a PHP text of many lines, from the start of a line holding ``#N x`` (reading_text)",
-       "anchored; in a line possessive classes stop once at each ``#`` (a look-ahead reads the "
-       "digits and blanks after it once) and at its end: each character read at most twice, and the "
-       "possessive groups give nothing back"),
     _p("_php._UNCAUGHT", _php._UNCAUGHT, "search", MAX_LINE, _LINE + ", only when it holds ``Uncaught ``",
        "each try is a fixed word list, then ``\\s+`` (its own run of spaces), then fixed text; "
        "``.*$`` on a line never gives back"),

@@ -144,11 +144,14 @@ def _row_run(lines: list[str], i: int, rows: list[_Row]) -> int:
     A tight loop: a line split at its first space whose head is in :data:`_HEADS` costs one
     lookup of its body (no body of an overlong line is ever stored, see :func:`_row_body`).
     Only a new body calls :func:`_row_body`, and only another head (more than 1023, spaces
-    around, no row at all) goes through :func:`_row_line`.
+    around, no row at all) goes through :func:`_row_line`. A body that is no row is
+    remembered for this run only (it may hold a secret): a run of one such line repeated is
+    a set lookup a line.
     """
     heads = _HEADS
     body_get = _ROW_BODIES.get
     append = rows.append
+    unparsed: set[str] = set()
     n = len(lines)
     while i < n:
         line = lines[i]
@@ -159,7 +162,12 @@ def _row_run(lines: list[str], i: int, rows: list[_Row]) -> int:
                 i += 1
                 continue
             if head in heads:
+                if body in unparsed:
+                    i += 1
+                    continue
                 row = _row_body(body)
+                if row is _UNPARSED:
+                    unparsed.add(body)
             else:
                 s = line.strip()
                 row = _row_line(s) if s.startswith("#") else None
@@ -212,10 +220,6 @@ class _Block:
 _HEADER_MARKS = ("Next ", "Uncaught ", "[object] (", '"exception":"', " in /", ":\\")
 _LINE_MARKS = ("thrown in", '"class":')
 _ROW_MARK = re.compile(r"#\d++ [^\S\n]*+\S")
-# A block of lines that each hold such a mark (a stack's rows), from a line start: in a line,
-# the possessive classes stop at each ``#`` once (the look-ahead reads the digits and blanks
-# after it) and at its end, so the match reads each character at most twice.
-_ROW_BLOCK = re.compile(r"(?:[^\n#]*+(?:#(?!\d++ [^\S\n]*+\S)[^\n#]*+)*+#\d++ [^\S\n]*+\S[^\n]*+\n)*+")
 
 
 def _line_span(text: str, pos: int) -> tuple[int, int]:
@@ -245,9 +249,8 @@ def reading_text(text: str) -> str:
     other line, empty or not, changes nothing, also between stack rows); a header takes at
     most MAX_HEADER lines after its first. So every line holding a mark is kept, with the
     MAX_HEADER lines after a header mark, and the rest is dropped. The marks are found by C
-    scans over the text (``find``, and a search for ``#N x``; a block of row lines
-    by one match): Python steps once per
-    marked line or block, not once per line, so a text of many short lines no reader can use
+    scans over the text (``find``, and a search for ``#N x``): Python steps once per
+    marked line, not once per line, so a text of many short lines no reader can use
     (empty lines between junk) is not walked line by line.
     """
     spans: list[tuple[int, int]] = []
@@ -280,7 +283,6 @@ def reading_text(text: str) -> str:
     row = _ROW_MARK.search(text)
     while row is not None:
         start, end = _line_span(text, row.start())
-        end = max(end, _ROW_BLOCK.match(text, start).end())  # type: ignore[union-attr]  # (always matches)
         spans.append((start, end))
         row = _ROW_MARK.search(text, end)
     spans.sort()
