@@ -100,7 +100,9 @@ def _runs_put(text: str, rnd: random.Random, lengths: list[int]) -> str:
 @pytest.mark.parametrize("language", [None, *traces.LANGUAGES])
 def test_runs_cut_to_the_readers_bound_parse_as_the_whole_runs(language: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every fixture, with runs of empty lines of every length around each reader's bound,
-    through detection and through every reader (forced): the same parse as without the cut."""
+    through detection and through every reader (forced): the same parse as without the cut
+    (which every text takes here, whatever the length of its lines)."""
+    monkeypatch.setattr(traces, "_SHORT_LINES", 10**9)
     rnd = random.Random(f"blank-runs-{language}")
     checked = cut = 0
     for txt in cases():
@@ -139,6 +141,7 @@ def test_runs_cut_to_the_readers_bound_parse_as_the_whole_runs(language: str | N
     ],
 )
 def test_runs_around_the_bounds(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(traces, "_SHORT_LINES", 10**9)  # (every text takes the cut)
     for language in (None, *traces.LANGUAGES):
         assert parse_trace(text, language=language).to_dict() == _whole_runs(text, language, None, monkeypatch), language
 

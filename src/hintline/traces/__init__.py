@@ -108,8 +108,10 @@ def _cut_blank_runs(text: str) -> str:
     return "".join(parts)
 
 
-def _split(text: str) -> list[str]:
-    lines = text.split("\n")
+def _split(text: str, lines: list[str] | None = None) -> list[str]:
+    """The lines of ``text`` (``lines``: ``text.split("\\n")`` when the caller has it)."""
+    if lines is None:
+        lines = text.split("\n")
     if len(lines) > _KEPT_BLANKS and lines.count("") > _KEPT_BLANKS:  # (then only: a C scan)
         text = _cut_blank_runs(text)
         lines = text.split("\n")
@@ -153,13 +155,20 @@ _SHORT_LINES = 24  # characters a line on average
 def _lines(text: str, hint: str | None) -> tuple[list[str], str | None]:
     """The lines of ``text`` a reader gets, and its language.
 
-    Every run of empty lines is cut to what the language's reader tells apart
-    (:data:`_BLANK_RUNS`), so a text of short lines is not read line by line in Python: a
-    run is cut by one C-level ``sub`` over the text (about 1 µs per 5 KB when there is none),
-    the vote runs on the text with each run cut to one empty line (it skips empty lines), and
-    the reader on the text cut to its own bound. A reader of :data:`_READING` then gets only
-    the lines it can use.
+    In a text of short lines (a trace's are longer: it is read as it is, with no scan more),
+    every run of empty lines is cut to what the language's reader tells apart
+    (:data:`_BLANK_RUNS`), so the lines are not read one by one in Python: a run is cut by
+    one C-level ``sub`` over the text, the vote runs on the text with each run cut to one
+    empty line (it skips empty lines), and the reader on the text cut to its own bound. A
+    reader of :data:`_READING` then gets only the lines it can use.
     """
+    # split up to the lines a text of this size has when they are as long as a trace's: a
+    # text of more (short ones) is not split whole before its runs are cut
+    limit = len(text) // _SHORT_LINES + 1
+    lines = text.split("\n", limit)
+    if len(lines) <= limit:  # (the whole text: ``limit`` splits at most)
+        lines = _split(text, lines)
+        return lines, hint or detect_language(lines)
     short, runs = _RUNS.subn("\n\n", text)
     lines = _split(short if runs else text)
     lang = hint or detect_language(lines)
