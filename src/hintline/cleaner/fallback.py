@@ -2,7 +2,8 @@
 
 In order: the root cause found by :func:`hintline.traces.parse_trace` (``Type: message``);
 else the last ``Caused by:`` line (Java); else the last exception line (``Type: message`` in
-Python, JavaScript, PHP, Go, ...); else the first line that is not a stack frame.
+Python, JavaScript, PHP, Go, ...); else the first line that says something: not a stack frame,
+banner, ruler, log record below ERROR, JSON/HTML left-over, nor a progress or status line.
 """
 
 from __future__ import annotations
@@ -171,6 +172,43 @@ _USELESS = re.compile(
 )
 
 
+# Progress and status lines: a tool reporting what it is doing, never what failed. A status
+# glyph (Docker compose's `[+]`, a spinner frame, a done tick, a BuildKit step `#5`), a progress
+# verb opening the line (after a tag: a layer id, `remote:`, `go:`), or a progress measure (a
+# percentage, `12.3/45.6 MB`, a bar). A line that also names a failure is not one of them.
+_PROGRESS = re.compile(
+    r"""[ \t]*(?:
+        \[[+*]\][ ] | [\u2800-\u28ff✔✓] | [━█▉▊▋▌▍▎▏░▒▓]{3} | \#\d+[ ]
+      | (?:[\w.\-]{1,64}:[ ])?[ \t]*
+        (?:Pulling|Pulled|Pull[ ]complete|Pushing|Pushed|Downloading|Downloaded|Download[ ]complete
+          |Extracting|Verifying|Waiting|Already[ ]exists|Collecting|Installing|Uninstalling
+          |Successfully[ ]installed|Using[ ]cached|Requirement[ ]already[ ]satisfied|Looking[ ]in
+          |Processing|Would[ ]install|Cloning[ ]into|Receiving[ ]objects|Resolving[ ]deltas
+          |Counting[ ]objects|Compressing[ ]objects|Enumerating[ ]objects|Unpacking[ ]objects
+          |Total[ ]\d+[ ]\(delta|Compiling|Updating|Fetching|Resolving|Building|Preparing
+          |Reading[ ]package[ ]lists|Building[ ]dependency[ ]tree|(?:Get|Hit|Ign):\d+
+          |Digest:[ ]sha256|Status:[ ]Downloaded|added[ ]\d+[ ]packages?|up[ ]to[ ]date
+          |Step[ ]\d+/\d+|Sending[ ]build[ ]context|downloading|extracting)\b
+    )""",
+    re.VERBOSE,
+)
+# A progress measure anywhere on the line (searched: each branch fails within a bounded step or
+# a run it consumes, so a hostile line costs linear time).
+_MEASURE = re.compile(r"\d%|\d[ ]?[kMG]i?B/s|\[=*>?[ ]*\]|\d/\d+[ ]*$")
+# Words that make a line a failure report even when it reads like progress.
+_FAILURE_WORD = re.compile(
+    r"(?i:error|fail|fatal|denied|refused|unable|cannot|can't|could[ ]not|invalid|not[ ]found"
+    r"|unauthori[sz]ed|forbidden|timed?[ ]?out|exception|abort|panic)|[✘✗×]"
+)
+
+
+def _is_progress(line: str) -> bool:
+    """Whether ``line`` reports progress or status, and no failure."""
+    if _PROGRESS.match(line) is None and _MEASURE.search(line) is None:
+        return False
+    return _FAILURE_WORD.search(line) is None
+
+
 def _first_plain_line(text: str) -> str | None:
     start = 0
     size = len(text)
@@ -180,7 +218,12 @@ def _first_plain_line(text: str) -> str | None:
             end = size
         line = text[start:end]
         start = end + 1
-        if line.strip() and not _FRAME.match(line) and not _USELESS.match(line):
+        if (
+            line.strip()
+            and not _FRAME.match(line)
+            and not _USELESS.match(line)
+            and not _is_progress(line)
+        ):
             return line.strip()
     return None
 
