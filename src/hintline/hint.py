@@ -17,7 +17,7 @@ from hintline.categories import Category, Kind
 from hintline.cleaner import match as _engine
 from hintline.cleaner import signals as _signals
 from hintline.cleaner.bound import prepare
-from hintline.cleaner.fallback import _CHAIN_MARKERS, fallback
+from hintline.cleaner.fallback import _CHAIN_MARKERS, fallback, fallback_block
 from hintline.cleaner.locate import locate
 from hintline.cleaner.normalise import normalise as normalise_text
 from hintline.cleaner.render import (
@@ -117,14 +117,10 @@ def clean(error: str | bytes | BaseException) -> Hint:
 
 
 def _text_fallback_uncached(block: str, message: str | None, failure: bool) -> Hint:
-    """The fallback of a text no rule or signal claimed. The whole block is scrubbed before a
-    line is picked: the line may hold only part of a multi-line secret (a PEM body line), which
-    no pattern recognises on its own."""
-    return fallback(
-        scrub(block),
-        message=None if message is None else scrub(message),
-        failure=failure,
-    )
+    """The fallback of a text no rule or signal claimed: as if the whole block were scrubbed
+    before a line is picked (the line may hold only part of a multi-line secret, a PEM body
+    line, which no pattern recognises on its own); see :func:`fallback_block`."""
+    return fallback_block(block, message=message, failure=failure)
 
 
 # A repeated text that falls back is answered from here (the answer depends on the block, the

@@ -35,6 +35,7 @@ __all__ = [
     "NO_ERROR_LINE",
     "PLAIN",
     "fallback",
+    "fallback_block",
     "keep_chain_root",
     "pick_line",
     "pick_line_with_strength",
@@ -108,7 +109,13 @@ def _last_caused_by(text: str) -> str | None:
     """The root cause of a ``Caused by:`` chain: the last one at the start of its line (a JVM
     chain; an indented one belongs to a ``Suppressed:`` block), else the last indented one;
     a bare ``Caused by:`` heads a list (Rust anyhow), whose last item is the root."""
-    indented = None
+    return _last_caused_by_at(text)[0]
+
+
+def _last_caused_by_at(text: str) -> tuple[str | None, int, bool]:
+    """:func:`_last_caused_by`, where its line starts, and whether it is an indented one
+    (``(None, -1, False)`` when there is none)."""
+    indented: tuple[str | None, int, bool] = (None, -1, False)
     index = text.rfind(_CAUSED_BY)
     while index >= 0:
         raw = _line_at(text, index)
@@ -118,9 +125,11 @@ def _last_caused_by(text: str) -> str | None:
             if not rest:
                 rest = _last_list_item(text, index) or ""
             if rest:
+                start = text.rfind("\n", 0, index) + 1
                 if not raw[:1].isspace():
-                    return rest
-                indented = indented or rest
+                    return rest, start, False
+                if indented[0] is None:
+                    indented = (rest, start, True)
         index = text.rfind(_CAUSED_BY, 0, index)
     return indented
 
@@ -143,18 +152,23 @@ def _last_list_item(text: str, index: int) -> str | None:
 
 
 def _last_exception_line(text: str) -> str | None:
+    return _last_exception_at(text)[0]
+
+
+def _last_exception_at(text: str) -> tuple[str | None, int]:
+    """The last line reading ``Type: message`` and where it starts (``(None, -1)``: none)."""
     end = len(text)
     while end > 0:
         colon = text.rfind(": ", 0, end)  # frames have no ": ", exception lines do
         if colon < 0:
-            return None
+            return None, -1
         start = text.rfind("\n", 0, colon) + 1
         line_end = text.find("\n", colon)
         found = _exception_line(text[start : len(text) if line_end < 0 else line_end])
         if found is not None:
-            return found
+            return found, start
         end = start
-    return None
+    return None, -1
 
 
 # Lines that say nothing about the failure: banners and rulers, a bare word, a JSON or HTML
@@ -346,6 +360,116 @@ def fallback(
     if line is not None and len(line) > _MAX_CACHED_VALUE:
         return _fallback_hint_uncached(line)
     return _fallback_hint(line)
+
+
+def fallback_block(block: str, *, message: str | None = None, failure: bool = True) -> Hint:
+    """:func:`fallback` of a text block that has not been scrubbed yet: the same hint as
+    ``fallback(scrub(block), message=scrub(message), failure=failure)``, without scrubbing all
+    of a long block when the line it names sits near its end.
+
+    A line is picked from the *raw* block first. When that is the last ``Caused by:`` or
+    exception line (the picks made from the end of the text) of a long block, only a window is
+    scrubbed: from :data:`_WINDOW_LINES` lines above that line to the end of the block, and the
+    line is picked again from the scrubbed window. Why this is the same line as from the whole
+    scrubbed block, and no secret can reach it unmasked:
+
+    * the scrubber's own contract (:class:`~hintline.scrub.SecretPattern`: ``trigger``,
+      ``reach``, ``lines``): a match starts on the line where its trigger ends and spans at
+      most ``lines`` lines, so what masks the window's lines below its first
+      :data:`_WINDOW_LINES` is found in the window, as it is in the whole block;
+    * a pattern that may span any number of lines (``multiline``: a PEM body) has its trigger
+      anywhere above; if the literal that opens its trigger occurs anywhere in the block (or the
+      trigger opens with no literal), the whole block is scrubbed, as before;
+    * the window's pick must come from below its first :data:`_WINDOW_LINES` lines, and a
+      ``Caused by:`` pick must be one at the start of its line (an indented one gives way to
+      any unindented one above); otherwise the whole block is scrubbed;
+    * a chained trace (:data:`_CHAIN_MARKERS`) sends the pick to the trace parser, which reads
+      the whole text: the whole block is scrubbed. Masking never writes a marker (``***``
+      holds none of their characters), so the raw block's screen decides for the scrubbed one;
+    * masking creates no ``Caused by:`` line (it may hide one): the window must find a
+      ``Caused by:`` exactly when the raw block has one, so an exception-line pick from the
+      window is never overtaken by a ``Caused by:`` above it.
+
+    ``tests/cleaner/test_fallback_window.py`` holds it to the whole-block path on every fixture
+    and on generated blocks with PEM keys, YAML block scalars and folded values planted around
+    the picked line.
+    """
+    scrubbed_message = None if message is None else scrub(message)
+    if failure and len(block) > _WINDOW_MIN:
+        hint = _fallback_window(block)
+        if hint is not None:
+            return hint
+    return fallback(scrub(block), message=scrubbed_message, failure=failure)
+
+
+_WINDOW_MIN = 4096
+"""Blocks up to this long are scrubbed whole (one scan of a few KiB costs less than the checks)."""
+_WINDOW_LINES = 16
+"""Lines scrubbed above the picked line: many times the most lines a secret pattern spans (2)."""
+
+
+def _multiline_literals() -> tuple[str, ...] | None:
+    """The literal opening the trigger of every pattern of the default scrubber that may span
+    any number of lines, or ``None`` when one has no such literal (then no window is safe)."""
+    from hintline import scrub as scrub_package
+
+    scrubber = scrub_package._DEFAULT
+    cached = _LITERALS.get(id(scrubber))
+    if cached is not None and cached[0] is scrubber:
+        return cached[1]
+    literals: list[str] | None = []
+    for pattern in scrubber.patterns:
+        if pattern.multiline:
+            lead = _LITERAL_LEAD.match(pattern.trigger or pattern.pattern)
+            if lead is None or len(lead.group()) < 3 or literals is None:
+                literals = None
+            else:
+                literals.append(lead.group())
+    result = None if literals is None else tuple(literals)
+    _LITERALS.clear()
+    _LITERALS[id(scrubber)] = (scrubber, result)
+    return result
+
+
+_LITERAL_LEAD = re.compile(r"[A-Za-z0-9 _\-]+(?![?*{])")
+_LITERALS: dict[int, tuple[object, tuple[str, ...] | None]] = {}
+
+
+def _fallback_window(block: str) -> Hint | None:
+    """The fallback from a scrubbed window at the end of ``block`` (see :func:`fallback_block`),
+    or ``None`` when the whole block must be scrubbed."""
+    literals = _multiline_literals()
+    if literals is None or any(literal in block for literal in literals):
+        return None
+    if _CHAINED.search(block):
+        return None
+    line, start, indented = _last_caused_by_at(block)
+    caused_by = line is not None
+    if not caused_by:
+        line, start = _last_exception_at(block)
+        if line is None:
+            return None
+    elif indented:
+        return None
+    cut = start  # where the window starts: _WINDOW_LINES lines above the picked line
+    for _ in range(_WINDOW_LINES):
+        if cut == 0:
+            return None  # the window would be the whole block
+        cut = block.rfind("\n", 0, cut - 1) + 1
+    window = scrub(block[cut:])
+    zone = -1
+    for _ in range(_WINDOW_LINES):
+        zone = window.find("\n", zone + 1)
+        if zone < 0:
+            return None
+    picked, at, indented = _last_caused_by_at(window)
+    if (picked is not None) != caused_by:
+        return None  # a masked `Caused by:` line: the whole block may hold an earlier one
+    if picked is None:
+        picked, at = _last_exception_at(window)
+    if picked is None or indented or at <= zone:
+        return None
+    return fallback(window)  # picks that same line again (no chain marker: screened above)
 
 
 def _fallback_hint_uncached(line: str | None) -> Hint:
