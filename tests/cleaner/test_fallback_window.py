@@ -85,8 +85,10 @@ def test_the_window_is_taken() -> None:
 _SECRET = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi"
 _PLANTS = (
     # PEM private key (its trigger may sit any number of lines above)
-    f"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA{_SECRET}\n{_SECRET}Q2xp\n"
-    "-----END RSA PRIVATE KEY-----\n",
+    (
+        f"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA{_SECRET}\n{_SECRET}Q2xp\n"
+        "-----END RSA PRIVATE KEY-----\n"
+    ),
     # a PEM whose END line is lost (a cut log)
     f"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA{_SECRET}\n",
     # YAML block scalars, the value on the next line, even one reading like an exception line
@@ -131,7 +133,9 @@ def test_planted_secret_never_leaks_and_answers_as_whole_block(
     _check(block)
     for candidate in (block, "\n".join(lines) + "\n" + plant + gap + last + tail):
         text = fb.fallback_block(candidate).text
-        assert _SECRET not in text and _SECRET[:16] not in text and _SECRET[20:] not in text
+        assert _SECRET not in text
+        assert _SECRET[:16] not in text
+        assert _SECRET[20:] not in text
         assert "tr0ub4dor" not in text
 
 
