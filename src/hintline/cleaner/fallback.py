@@ -224,18 +224,21 @@ def _has_measure(line: str) -> bool:
     if "[" in line and _BAR.search(line):
         return True
     return "/" in line and _COUNTER.search(line.rstrip(" ")[-32:]) is not None
-# Words that make a line a failure report even when it reads like progress.
-_FAILURE_WORD = re.compile(
-    r"(?i:error|fail|fatal|denied|refused|unable|cannot|can't|could[ ]not|invalid|not[ ]found"
-    r"|unauthori[sz]ed|forbidden|timed?[ ]?out|exception|abort|panic)|[✘✗×]"
-)
+# Words that make a line a failure report even when it reads like progress (searched in the
+# lower-cased line: a case-insensitive alternation costs ~10 µs a short line, this ~1.5).
+_FAILURE_WORDS = (
+    "error", "fail", "fatal", "denied", "refused", "unable", "cannot", "can't", "could not",
+    "invalid", "not found", "unauthori", "forbidden", "timeout", "timed out", "time out",
+    "exception", "abort", "panic", "✘", "✗", "×",
+)  # fmt: skip
+_FAILURE_WORD = re.compile("|".join(re.escape(word) for word in _FAILURE_WORDS))
 
 
 def _is_progress(line: str) -> bool:
     """Whether ``line`` reports progress or status, and no failure."""
     if _PROGRESS.match(line) is None and not _has_measure(line):
         return False
-    return _FAILURE_WORD.search(line) is None
+    return _FAILURE_WORD.search(line.lower()) is None
 
 
 def _first_plain_line(text: str) -> str | None:

@@ -254,7 +254,7 @@ RULES: tuple[Rule, ...] = (
         category=Category.HTTP_UNAUTHORIZED,
         pattern=(
             r"(?:You must be logged in to the server|fatal: Authentication failed for '|"
-            r"could not read (?:Username|Password) for '[^'\n]{1,300}': terminal prompts disabled)"
+            r"could not read (?:Username|Password) for '[^'\n]*': terminal prompts disabled)"
         ),
         hint="The request was not authenticated (HTTP 401); valid credentials are required, so do not repeat the same call without them.",
         why="Clients that print their own words for an HTTP 401 instead of the status: kubectl (You must be logged in to the server), git over HTTP (Authentication failed for, or no terminal to ask for a user name).",
