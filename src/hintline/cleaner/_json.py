@@ -138,9 +138,9 @@ def _first(obj: dict[str, Any], names: frozenset[str], paths: tuple[_Path, ...])
 def _level(value: Any) -> str | None:
     if isinstance(value, str):  # the common case first (a bool is an int, never a str)
         if len(value) <= 12:
-            value = value.strip()
-            if value.isalpha():
-                return value.upper()
+            word: str = value.strip()
+            if word.isalpha():
+                return word.upper()
         return None
     if isinstance(value, bool):
         return None
