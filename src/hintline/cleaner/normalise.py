@@ -73,10 +73,38 @@ def normalise(text: str) -> str:
             or ("|" in text and 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73)
             or ("<" in text and is_html(text))
         ):
-            return _normalise(text, 0)
+            return _remembered(text)
         return text
     except (ValueError, RecursionError, MemoryError):
         return text
+
+
+_MEMO: dict[str, str | None] = {}
+"""The texts normalised last (``None``: returned as is): a repeated error arrives again as the
+same JSON line or page, and is decoded once. Input-keyed: emptied by ``caches.clear()``."""
+_MEMO_SIZE = 128
+_MEMO_CHARS = 8192
+"""Only texts up to 8 K characters are kept (at most about 2 MB of ASCII text in all)."""
+
+
+def _remembered(text: str) -> str:
+    """``_normalise(text, 0)``, from :data:`_MEMO` when ``text`` was normalised before."""
+    if len(text) > _MEMO_CHARS:
+        return _normalise(text, 0)
+    try:
+        out = _MEMO[text]
+    except KeyError:
+        out = _normalise(text, 0)
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()  # (one atomic step: no order to keep across threads)
+        _MEMO[text] = None if out is text else out
+        return out
+    return text if out is None else out
+
+
+def clear_memo() -> None:
+    """Forget the texts normalised so far (see :data:`_MEMO`)."""
+    _MEMO.clear()
 
 
 def _plain(text: str) -> bool:
