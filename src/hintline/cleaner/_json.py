@@ -234,7 +234,9 @@ def _record_text(
     """
     parts: list[str] = []
     names = _KNOWN.intersection(obj)  # (a frozenset's intersection with a dict: 4x keys() &)
-    message = _first(obj, names, _MESSAGE_KEYS)
+    # an envelope without a known field (a JSON-RPC response, a tool result) has no message,
+    # trace nor level to look for
+    message = _first(obj, names, _MESSAGE_KEYS) if names else None
     if message is not None:
         text = _value_text(message, depth, nest + 1, top=False)
         if isinstance(message, str) and "\n" not in text:
@@ -242,7 +244,7 @@ def _record_text(
             if code is not None:  # a line as JSON-RPC clients print it (``-32601: Method …``)
                 text = f"{text}\n{code}: {text}"
         _add(parts, text)
-    trace = _first(obj, names, _TRACE_KEYS)
+    trace = _first(obj, names, _TRACE_KEYS) if names else None
     if trace is not None:
         _add(parts, _trace_text(trace, depth, nest))
     if parts and not names.isdisjoint(_MORE_FIRSTS):
@@ -263,7 +265,7 @@ def _record_text(
     text = "\n".join(parts[:_MAX_PARTS])
     if not top or not text:
         return text
-    level = _level(_first(obj, names, _LEVEL_KEYS))
+    level = _level(_first(obj, names, _LEVEL_KEYS)) if names else None
     if level and (lines or level in _BELOW_ERROR):
         return f"{level} {text}"
     return text

@@ -252,7 +252,9 @@ def locate(text: str) -> Located | None:
     Returns ``None`` when the whole text is the block (one error, not a log): the common case
     costs one dict lookup and one ``startswith``.
     """
-    first = text[:1]
+    if not text:
+        return None
+    first = text[0]
     starts = _STARTS_BY_FIRST.get(first)
     if starts is None:
         if first == "=" and " test session starts " in text[:200]:

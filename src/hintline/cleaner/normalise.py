@@ -69,7 +69,7 @@ def normalise(text: str) -> str:
             or "\\" in text
             or "&" in text
             or (first in _MONTH_FIRST and text.startswith(_MONTHS))
-            or (first == "E" and text[1:2] in _PYTEST_E_NEXT)
+            or (first == "E" and (len(text) == 1 or text[1] in _PYTEST_E_NEXT))
             or ("|" in text and 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73)
             or ("<" in text and is_html(text))
         ):
