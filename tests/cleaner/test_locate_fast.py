@@ -33,6 +33,12 @@ _HEADS = [
     "Dec  1 10:00:00 host ",
     "10:00:00.123 DEBUG x ",
     "CRITICAL:root:",
+    "2026-12-01 10:00:00 [error] ",
+    "2026-12-01 10:00:00 [warn] ",
+    "2026-12-01T10:00:00Z level=error ",
+    "2026-12-01T10:00:00Z level=bogus ",
+    "2026-12-01 10:00:00 app.TypeError: ",
+    "12 ERROR ",
 ]
 _TAILS = [
     "", "boom", "TypeError: x", "a.b.CError: y", "\tz", "-", ":", "[", ".", " ", "Exception",
@@ -72,3 +78,32 @@ def test_log_read_from_its_first_level_is_the_log_read_line_by_line(lines: list[
     a = loc._locate_log(text, first)
     b = loc._locate_log(text, on_line)
     assert (a.block, a.rest, a.message, a.failure) == (b.block, b.rest, b.message, b.failure)
+
+
+_BODY = ["  at x.y(Z.java:1)", "Traceback (most recent call last):", "ValueError: boom", "", "...",
+         "DETAIL:  Key (id)=(1) is still referenced", "2 rows", "\tmore"]  # fmt: skip
+_log_lines = st.one_of(
+    st.tuples(st.sampled_from(_HEADS), st.sampled_from(_TAILS)).map("".join),
+    st.sampled_from(_BODY),
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_log_lines, min_size=1, max_size=10))
+def test_timestamp_lines_read_inline_as_by_level(lines: list[str]) -> None:
+    """The log reader's inline header check for lines opening with a digit answers as
+    ``_level()`` (forced by leaving no character to the inline path)."""
+    text = "\n".join(lines)
+
+    def read() -> object:
+        found = loc.locate(text)
+        return None if found is None else (found.block, found.rest, found.message, found.failure)
+
+    inline = read()
+    saved = loc._DIGITS
+    loc._DIGITS = frozenset()
+    try:
+        by_level = read()
+    finally:
+        loc._DIGITS = saved
+    assert inline == by_level

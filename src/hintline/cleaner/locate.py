@@ -211,6 +211,7 @@ def _level(line: str) -> tuple[int, int] | None:
 
 
 _GLOG_FIRST = frozenset("IWEF")
+_DIGITS = frozenset("0123456789")  # no glog nor PHP header opens with one (see _level)
 _PHP_FIRST = frozenset("[PFCRUWNSD")
 _LOWER = ("trace", "debug", "info", "notice", "warn", "error", "crit", "fatal", "alert", "emerg")
 _LEVEL_STARTS = (
@@ -293,6 +294,8 @@ def _locate_log(text: str, first_level: tuple[int, int]) -> Located:
 
     starts_by_first = _STARTS_BY_FIRST
     level_of = _level
+    header = _header()
+    ranks = _RANKS
 
     def previous_span() -> tuple[int | None, int, int, int] | None:
         nonlocal end, index
@@ -301,10 +304,19 @@ def _locate_log(text: str, first_level: tuple[int, int]) -> Located:
             line = lines[index]  # _header_at(), inline: this loop runs once per line
             if not line:
                 continue
-            starts = starts_by_first.get(line[0])
+            first = line[0]
+            starts = starts_by_first.get(first)
             if starts is None or not line.startswith(starts):
                 continue
-            level = first_level if index == 0 else level_of(line)
+            level: tuple[int, int] | None
+            if index == 0:
+                level = first_level
+            elif first in _DIGITS:  # a timestamp: _level() without its glog and PHP checks
+                found = header.match(line if len(line) <= _MAX_HEADER_LINE else line[:_MAX_HEADER_LINE])
+                known = None if found is None else ranks.get(found[found.lastgroup or "level"].upper())
+                level = None if found is None or known is None else (known, found.end())
+            else:
+                level = level_of(line)
             if level is not None:
                 span: tuple[int | None, int, int, int] = (level[0], index, end, level[1])
                 end = index
