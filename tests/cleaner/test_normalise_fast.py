@@ -204,3 +204,9 @@ def test_plain_inputs_take_the_fast_path() -> None:
     ):
         assert norm.normalise(text) is text
         assert locate(text) is None
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_mixed)
+def test_first_line_is_the_first_non_blank_line(text: str) -> None:
+    assert norm._first_line(text) == next((line for line in text.split("\n") if line.strip()), "")

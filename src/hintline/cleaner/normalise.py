@@ -215,16 +215,19 @@ log's own first lines are where a text without a common prefix most often shows 
 
 
 def _first_line(text: str) -> str:
-    """The first line of ``text`` that is not blank (``""`` when there is none)."""
-    start = 0
-    while True:
-        end = text.find("\n", start)
-        line = text[start:] if end < 0 else text[start:end]
-        if line.strip():
-            return line
-        if end < 0:
-            return ""
-        start = end + 1
+    """The first line of ``text`` that is not blank (``""`` when there is none): the line of
+    its first character that is not whitespace."""
+    end = text.find("\n")
+    line = text if end < 0 else text[:end]
+    if line.strip() or end < 0:
+        return line if line.strip() else ""
+    rest = text.lstrip()
+    if not rest:
+        return ""
+    at = len(text) - len(rest)
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return text[start:] if end < 0 else text[start:end]
 
 
 def _cut_prefixes(text: str, rounds: int = 2) -> str:
