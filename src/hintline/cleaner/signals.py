@@ -38,10 +38,11 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hintline._linear import LinearPattern, re2_enabled
 from hintline.categories import Category
 from hintline.cleaner import match as _engine
 from hintline.rules._model import Example
@@ -580,7 +581,11 @@ SIGNALS: tuple[Signal, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class KeyShape:
-    """Where a family's key is printed. ``key`` is the key; with ``port``, ``key:port``."""
+    """Where a family's key is printed. ``key`` is the key; with ``port``, ``key:port``.
+
+    ``pattern`` is searched in linear time (:class:`hintline._linear.LinearPattern`), so it
+    must mean the same on RE2 (:func:`hintline._linear.to_re2` tells); ``\\b`` is an ASCII
+    word boundary, as in the rule table's patterns."""
 
     pattern: str
     why: str
@@ -865,26 +870,88 @@ def _find_key(category: Category, text: str, start: int = 0) -> str | None:
     start of its line): the first key shape that matches from that line on; else, except for
     file paths, the nearest line above it that holds one (node's error dumps print the message
     before the code). A
-    suggestion (a ``HINT:`` line) and a stack frame's file are never the key."""
+    suggestion (a ``HINT:`` line) and a stack frame's file are never the key.
+
+    The shapes run on RE2 (:class:`~hintline._linear.LinearPattern`: linear in the text, so the
+    whole text is searched). A shape on Python's ``re`` instead (google-re2 not installed, RE2
+    turned off, a shape RE2 cannot take) only sees :data:`KEY_WINDOW` characters from the
+    failure's line on and as many above it: a shape's bounded quantifiers make it backtrack up
+    to a few hundred steps per character (``[\\w.~-]{0,100}/…``), so the window is what bounds
+    its time."""
     family = family_of(category)
     if family is None or not HINTS[category][0]:
         return None
     shapes = KEY_SHAPES[family]
     found = _first_key(shapes, text, start, len(text))
-    end = start if family in _LOOK_ABOVE else 0
-    while found is None and end > 0:
-        line_start = text.rfind("\n", 0, end - 1) + 1
-        found = _first_key(shapes, text, line_start, end)
-        end = line_start
+    if found is None and family in _LOOK_ABOVE:
+        found = _nearest_above(shapes, text, start)
     return found
+
+
+ABOVE_CHUNK = 1024
+"""The lines above a failure are searched this many characters (whole lines) at a time, nearest
+first: one search per shape and chunk rather than per line (64 KiB of empty lines above a
+failure cost 65,000 searches per shape, 0.7 s, when each line was searched alone)."""
+
+
+def _nearest_above(shapes: tuple[KeyShape, ...], text: str, start: int) -> str | None:
+    """The key on the nearest line above ``start`` (a line start) that holds one: on that line,
+    the first shape in order that matches there, its first acceptable match.
+
+    No key shape of a family that looks above matches a newline (a test holds them to it), so a
+    match found in a chunk of lines lies on one line, and is the match a search of that line
+    alone finds."""
+    end = start
+    while end > 0:
+        lo = text.rfind("\n", 0, max(end - ABOVE_CHUNK, 0)) + 1  # whole lines
+        best_line = -1
+        best: str | None = None
+        for shape in shapes:
+            pattern = _shape_pattern(shape.pattern)
+            first = lo
+            if pattern.engine != "re2":  # backtracking: only lines near the failure's
+                first = max(lo, _line_at_or_after(text, start - KEY_WINDOW))
+                if first >= end:
+                    continue
+            if not _guard_passes(shape.pattern, text[first:end]):
+                continue
+            for line_start, key in _keys(pattern, text, first, end, limit=MAX_CANDIDATES):
+                if line_start > best_line:  # the nearest line; on it, the first shape's
+                    best_line, best = line_start, key
+        if best is not None:
+            return best
+        end = lo
+    return None
+
+
+def _line_at_or_after(text: str, at: int) -> int:
+    """The start of the first line that starts at or after ``at``."""
+    if at <= 0:
+        return 0
+    if text[at - 1] == "\n":
+        return at
+    newline = text.find("\n", at)
+    return len(text) if newline < 0 else newline + 1
 
 
 _LOOK_ABOVE = frozenset({"constraint", "schema", "check", "http", "network", "dns"})
 """Families whose key may be printed above the located line (node's error dumps); a file's
 path is not looked for there (the lines above are frames and source)."""
 
+KEY_WINDOW = 1024
+"""Characters a key shape on Python's ``re`` looks at below the failure's line start, and
+above it (see :func:`_find_key`); its worst text costs the network family (six shapes) about 2 ms."""
+
+MAX_CANDIDATES = 1024
+"""Matches of one shape looked at per search (below the failure, or in one chunk of lines
+above it), after which the shape gives up: a text built of matches that are no key (a stack
+frame's file, ``Net.java:672``) costs a search per match; real traces skip at most a few dozen
+(42 in a 4.7 KB JVM trace, the most in the golden corpus), a 64 KiB trace of them about 500."""
+
 _WINDOWS_PATH = re.compile(r"[A-Za-z]:\\|\\\\")
 _SUGGESTION_LABELS = ("hint", "tipp", "astuce", "tip:", "did you mean")
+_LABEL_WIDTH = max(len(label) for label in _SUGGESTION_LABELS)
+_NOT_SPACE = re.compile(r"\S")
 
 
 def _shape_guard(pattern: str) -> tuple[tuple[str, ...], bool]:
@@ -902,15 +969,29 @@ def _shape_guard(pattern: str) -> tuple[tuple[str, ...], bool]:
 _shape_guards: dict[str, tuple[tuple[str, ...], bool]] = {}
 
 
+def _guard_passes(pattern: str, window: str) -> bool:
+    """Whether ``window`` holds one of the shape's guard literals (or it has none)."""
+    literals, caseless = _shape_guard(pattern)
+    if not literals:
+        return True
+    haystack = window.casefold() if caseless else window
+    return any(literal in haystack for literal in literals)
+
+
 def _first_key(shapes: tuple[KeyShape, ...], text: str, start: int, end: int) -> str | None:
-    # the guards look in the window only (a match lies in it, and so does its literal): the
-    # look-above loop calls this once per line, and looking in the whole text each time made a
-    # key search quadratic (a millisecond on a 5 KB trace)
-    window = text[start:end]
+    """The key of the first shape with an acceptable match in ``text[start:end]``."""
+    # the guards look in the window only (a match lies in it, and so does its literal)
+    window: str | None = None
     folded: str | None = None
     for shape in shapes:
+        pattern = _shape_pattern(shape.pattern)
+        stop = end
+        if pattern.engine != "re2":  # backtracking: only a bounded window (see _find_key)
+            stop = min(end, start + KEY_WINDOW)
         literals, caseless = _shape_guard(shape.pattern)
         if literals:
+            if window is None:
+                window = text[start:end]
             if caseless:
                 folded = window.casefold() if folded is None else folded
                 haystack = folded
@@ -918,22 +999,47 @@ def _first_key(shapes: tuple[KeyShape, ...], text: str, start: int, end: int) ->
                 haystack = window
             if not any(literal in haystack for literal in literals):
                 continue
-        for found in _compiled(shape.pattern).finditer(text, start, end):
-            if text.endswith("File ", 0, found.start()) or text.endswith("File \"", 0, found.start()):
-                continue  # File "/srv/app.py", line 3: a stack frame's file, not the key
-            line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()].lstrip().lower()
-            if line.startswith(_SUGGESTION_LABELS):
-                continue  # HINT: Perhaps you meant "users.email": a suggestion, not the key
-            key = found.group("key")
-            if "\\" in key and "/" not in key and not _WINDOWS_PATH.match(key):
-                continue  # "\0" in a source line is an escape, not a Windows path
-            groups = found.groupdict()
-            if groups.get("port"):
-                if key.rpartition(".")[2].lower() in _SOURCE_FILES:
-                    continue  # Net.java:672 is a stack frame, not host:port
-                key = f"{key}:{groups['port']}"
+        for _line, key in _keys(pattern, text, start, stop, limit=MAX_CANDIDATES):
             return key
     return None
+
+
+def _keys(
+    pattern: LinearPattern, text: str, start: int, end: int, *, limit: int | None = None
+) -> Iterator[tuple[int, str]]:
+    """``(line start, key)`` of each match of ``pattern`` in ``text[start:end]`` that is a key
+    (not a stack frame's file, not in a suggestion, not an escape, not ``file.java:672``), in
+    order; ``limit``: the matches looked at, at most."""
+    seen = -1  # the last match's start
+    line_start = 0
+    first_word = 0  # where the text of that match's line starts
+    for number, found in enumerate(pattern.finditer(text, start, end)):
+        if number == limit:
+            return
+        at = found.start()
+        if text.endswith("File ", 0, at) or text.endswith("File \"", 0, at):
+            continue  # File "/srv/app.py", line 3: a stack frame's file, not the key
+        # matches come left to right: each character is looked at once to place them on their
+        # lines, however many matches a long line holds
+        newline = text.rfind("\n", 0 if seen < 0 else seen, at)
+        if newline >= 0 or seen < 0:
+            line_start = newline + 1
+            word = _NOT_SPACE.search(text, line_start)  # stops at the match's text at the latest
+            first_word = len(text) if word is None else word.start()
+        seen = at
+        if first_word < at:
+            label = text[first_word : min(at, first_word + _LABEL_WIDTH)].lower()
+            if label.startswith(_SUGGESTION_LABELS):
+                continue  # HINT: Perhaps you meant "users.email": a suggestion, not the key
+        key = found.group("key") or ""
+        if "\\" in key and "/" not in key and not _WINDOWS_PATH.match(key):
+            continue  # "\0" in a source line is an escape, not a Windows path
+        port = found.group("port") if "port" in pattern.names else None
+        if port:
+            if key.rpartition(".")[2].lower() in _SOURCE_FILES:
+                continue  # Net.java:672 is a stack frame, not host:port
+            key = f"{key}:{port}"
+        yield line_start, key
 
 
 _SOURCE_FILES = frozenset(
@@ -942,13 +1048,15 @@ _SOURCE_FILES = frozenset(
 """Extensions that make ``name.ext:123`` a source location rather than ``host:port``."""
 
 
-_cache: dict[str, re.Pattern[str]] = {}
+_shapes: dict[tuple[str, bool], LinearPattern] = {}
 
 
-def _compiled(pattern: str) -> re.Pattern[str]:
-    compiled = _cache.get(pattern)
+def _shape_pattern(pattern: str) -> LinearPattern:
+    """A key shape's linear-time pattern (one per pattern and RE2 switch, see ``set_re2``)."""
+    enabled = re2_enabled()
+    compiled = _shapes.get((pattern, enabled))
     if compiled is None:
-        compiled = _cache[pattern] = re.compile(pattern)
+        compiled = _shapes[(pattern, enabled)] = LinearPattern(pattern, use_re2=enabled)
     return compiled
 
 
