@@ -75,8 +75,9 @@ def _elements(text: str, lower: str, name: str) -> list[tuple[int, int]]:
 
 
 def _tags_out(fragment: str) -> str:
-    fragment = _BREAK.sub("\n", fragment)
-    fragment = _ANY_TAG.sub("", fragment)
+    if "<" in fragment:  # (both patterns open with it: a <pre>'s escaped text has none)
+        fragment = _BREAK.sub("\n", fragment)
+        fragment = _ANY_TAG.sub("", fragment)
     import html  # here, not at start-up: most errors are not pages
 
     return html.unescape(fragment)

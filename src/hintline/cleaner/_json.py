@@ -92,6 +92,7 @@ _ENVELOPE_KEYS = (
     "error", "errors", "detail", "details", "description", "reason", "cause", "data",
     "result", "content", "text", "stderr", "output", "title", "err",
 )  # fmt: skip
+_ENVELOPE_SET = frozenset(_ENVELOPE_KEYS)
 _NUMERIC_LEVELS = {
     10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARNING", 50: "ERROR", 60: "FATAL",  # pino
     100: "DEBUG", 200: "INFO", 250: "NOTICE", 300: "WARNING", 400: "ERROR",  # Monolog
@@ -117,7 +118,7 @@ _MAX_PARTS = 64
 _MAX_NEST = 6
 
 
-def _first(obj: dict[str, Any], names: set[str], paths: tuple[_Path, ...]) -> Any:
+def _first(obj: dict[str, Any], names: frozenset[str], paths: tuple[_Path, ...]) -> Any:
     """The first non-empty value at one of ``paths``; ``names``: the known keys ``obj`` has."""
     if names.isdisjoint(_NAMES[id(paths)]):
         return None
@@ -135,12 +136,16 @@ def _first(obj: dict[str, Any], names: set[str], paths: tuple[_Path, ...]) -> An
 
 
 def _level(value: Any) -> str | None:
+    if isinstance(value, str):  # the common case first (a bool is an int, never a str)
+        if len(value) <= 12:
+            word: str = value.strip()
+            if word.isalpha():
+                return word.upper()
+        return None
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return _NUMERIC_LEVELS.get(value)
-    if isinstance(value, str) and value.strip().isalpha() and len(value) <= 12:
-        return value.strip().upper()
     return None
 
 
@@ -228,8 +233,10 @@ def _record_text(
     always among JSON lines (``lines``), so that the failure can be located.
     """
     parts: list[str] = []
-    names = obj.keys() & _KNOWN
-    message = _first(obj, names, _MESSAGE_KEYS)
+    names = _KNOWN.intersection(obj)  # (a frozenset's intersection with a dict: 4x keys() &)
+    # an envelope without a known field (a JSON-RPC response, a tool result) has no message,
+    # trace nor level to look for
+    message = _first(obj, names, _MESSAGE_KEYS) if names else None
     if message is not None:
         text = _value_text(message, depth, nest + 1, top=False)
         if isinstance(message, str) and "\n" not in text:
@@ -237,7 +244,7 @@ def _record_text(
             if code is not None:  # a line as JSON-RPC clients print it (``-32601: Method …``)
                 text = f"{text}\n{code}: {text}"
         _add(parts, text)
-    trace = _first(obj, names, _TRACE_KEYS)
+    trace = _first(obj, names, _TRACE_KEYS) if names else None
     if trace is not None:
         _add(parts, _trace_text(trace, depth, nest))
     if parts and not names.isdisjoint(_MORE_FIRSTS):
@@ -246,9 +253,10 @@ def _record_text(
             if isinstance(item, (str, dict, list)) and item:
                 _add(parts, _value_text(item, depth, nest + 1, top=False))
     else:
-        for key in _ENVELOPE_KEYS:
-            if key in obj:
-                _add(parts, _value_text(obj[key], depth, nest + 1, top=False))
+        if not _ENVELOPE_SET.isdisjoint(obj):  # (most records have none of them)
+            for key in _ENVELOPE_KEYS:
+                if key in obj:
+                    _add(parts, _value_text(obj[key], depth, nest + 1, top=False))
         if not parts:
             for key in ("code", "status", "type", "name"):
                 item = obj.get(key)
@@ -257,7 +265,7 @@ def _record_text(
     text = "\n".join(parts[:_MAX_PARTS])
     if not top or not text:
         return text
-    level = _level(_first(obj, names, _LEVEL_KEYS))
+    level = _level(_first(obj, names, _LEVEL_KEYS)) if names else None
     if level and (lines or level in _BELOW_ERROR):
         return f"{level} {text}"
     return text

@@ -347,7 +347,10 @@ def _failure_window(text: str) -> str | None:
     if "\n" in after and at + len(after) < size:
         after = after[: after.rfind("\n")]
     head = _utf8_head(text, WINDOW_EDGE)
-    tail = _utf8_tail(text[at + len(after) :], WINDOW_EDGE - 2 * len(SEPARATOR))
+    # _utf8_tail reads only the last characters: the slice starts there, not at the window (a
+    # copy of the whole rest of a 10 MB input otherwise)
+    tail_size = WINDOW_EDGE - 2 * len(SEPARATOR)
+    tail = _utf8_tail(text[max(at + len(after), size - tail_size) :], tail_size)
     return (
         head[: head.rfind("\n") + 1 or len(head)].rstrip("\n")
         + SEPARATOR

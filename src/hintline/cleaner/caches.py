@@ -14,9 +14,12 @@ __all__ = ["clear"]
 
 def clear() -> None:
     """Empty every cache of ``clean()`` that depends on its input."""
-    from hintline.cleaner import fallback, render, signals
+    from hintline import hint
+    from hintline.cleaner import fallback, normalise, render, signals
     from hintline.traces._memo import clear_memos
 
+    hint.clear_fallback_cache()
+    normalise.clear_memo()
     render.clear_cache()
     signals._completed.clear()
     fallback._fallback_hint.cache_clear()

@@ -19,7 +19,6 @@ exists; a log of nothing but such records has no failure (``Located.failure`` is
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 
@@ -84,10 +83,15 @@ _GLOG_RANKS = {"I": 20, "W": 30, "E": 40, "F": 50}
 _PHP_STARTS = ("PHP ", *(f"{word}: " for word in _PHP_TYPES))
 
 
-@functools.cache
+_HEADER: re.Pattern[str] | None = None
+
+
 def _header() -> re.Pattern[str]:
     """The record-header regex, compiled when a text first looks like a log (not at import)."""
-    return re.compile(_HEADER_PATTERN, re.VERBOSE)
+    global _HEADER
+    if _HEADER is None:
+        _HEADER = re.compile(_HEADER_PATTERN, re.VERBOSE)
+    return _HEADER
 _RANKS = {
     "TRACE": 5, "DEBUG": 10, "INFO": 20, "NOTICE": 25, "WARN": 30, "WARNING": 30,
     "ERROR": 40, "ERR": 40, "SEVERE": 40, "CRITICAL": 50, "CRIT": 50, "FATAL": 50,
@@ -108,14 +112,23 @@ _CONSEQUENCE = re.compile(
     r"\b(?:bool|null|false) given\b|\bon (?:null|bool|false)\b|'NoneType' object"
     r"|properties of (?:null|undefined)\b|NullPointerException"
 )
-_CONSEQUENCE_WORDS = ("given", "null", "bool", "false", "NoneType", "undefined", "NullPointerException")
-"""One of these is in every match of ``_CONSEQUENCE``: a few ``in`` tests spare the regex (its
-leading ``\b`` alternation costs some 30 µs on a 1 KiB message)."""
 
 
 def _is_consequence(message: str) -> bool:
-    """Whether ``message`` only says that a failed call's false/null was used."""
-    return any(word in message for word in _CONSEQUENCE_WORDS) and _CONSEQUENCE.search(message) is not None
+    """Whether ``message`` only says that a failed call's false/null was used.
+
+    One of the words tested first is in every match of ``_CONSEQUENCE``: a few ``in`` tests
+    spare the regex (its leading ``\\b`` alternation costs some 30 µs on a 1 KiB message).
+    """
+    return (
+        "given" in message
+        or "null" in message
+        or "bool" in message
+        or "false" in message
+        or "NoneType" in message
+        or "undefined" in message
+        or "NullPointerException" in message
+    ) and _CONSEQUENCE.search(message) is not None
 
 
 # pytest's report: a section per failure (``____ test_x ____``), its ``E`` lines.
@@ -187,10 +200,10 @@ def _level(line: str) -> tuple[int, int] | None:
                 return _GLOG_RANKS[glog], other.end()
             # PHP's error type is part of its message, as an exception's class is
             return _PHP_TYPES[other["php"]], other.start("phpline")
-    found = _header().match(line)
+    found = (_HEADER or _header()).match(line)
     if found is None:
         return None
-    word = found["level"] or found["lower"] or found["kv"]
+    word = found[found.lastgroup or "level"]  # the one of level, lower, kv that matched
     known = _RANKS.get(word.upper())
     if known is None:
         return None
@@ -198,6 +211,7 @@ def _level(line: str) -> tuple[int, int] | None:
 
 
 _GLOG_FIRST = frozenset("IWEF")
+_DIGITS = frozenset("0123456789")  # no glog nor PHP header opens with one (see _level)
 _PHP_FIRST = frozenset("[PFCRUWNSD")
 _LOWER = ("trace", "debug", "info", "notice", "warn", "error", "crit", "fatal", "alert", "emerg")
 _LEVEL_STARTS = (
@@ -239,7 +253,9 @@ def locate(text: str) -> Located | None:
     Returns ``None`` when the whole text is the block (one error, not a log): the common case
     costs one dict lookup and one ``startswith``.
     """
-    first = text[:1]
+    if not text:
+        return None
+    first = text[0]
     starts = _STARTS_BY_FIRST.get(first)
     if starts is None:
         if first == "=" and " test session starts " in text[:200]:
@@ -249,8 +265,10 @@ def locate(text: str) -> Located | None:
             located = locate(stripped)
             return None if located is None else located
         return None
-    if text.startswith(starts) and _level(text) is not None:
-        return _locate_log(text)
+    if text.startswith(starts):
+        first_level = _level(text)
+        if first_level is not None:
+            return _locate_log(text, first_level)
     return None
 
 
@@ -262,9 +280,10 @@ def _header_at(lines: list[str], index: int) -> tuple[int, int] | None:
     return _level(line)
 
 
-def _locate_log(text: str) -> Located:
+def _locate_log(text: str, first_level: tuple[int, int]) -> Located:
     """The last failure of a log, its records read from the end: a long log's earlier records
-    are parsed only when the rest is asked for."""
+    are parsed only when the rest is asked for. ``first_level``: the first line's level, as
+    ``locate`` read it (a header does not run past its line: the same on the line alone)."""
     lines = text.split("\n")
     # spans from the end: (rank or None for text before the first header, first line, end line,
     # message start); only as many as it takes to find the failure
@@ -273,11 +292,31 @@ def _locate_log(text: str) -> Located:
     index = len(lines)
     found_header = False
 
+    starts_by_first = _STARTS_BY_FIRST
+    level_of = _level
+    header = _header()
+    ranks = _RANKS
+
     def previous_span() -> tuple[int | None, int, int, int] | None:
         nonlocal end, index
         while index > 0:
             index -= 1
-            level = _header_at(lines, index)
+            line = lines[index]  # _header_at(), inline: this loop runs once per line
+            if not line:
+                continue
+            first = line[0]
+            starts = starts_by_first.get(first)
+            if starts is None or not line.startswith(starts):
+                continue
+            level: tuple[int, int] | None
+            if index == 0:
+                level = first_level
+            elif first in _DIGITS:  # a timestamp: _level() without its glog and PHP checks
+                found = header.match(line if len(line) <= _MAX_HEADER_LINE else line[:_MAX_HEADER_LINE])
+                known = None if found is None else ranks.get(found[found.lastgroup or "level"].upper())
+                level = None if found is None or known is None else (known, found.end())
+            else:
+                level = level_of(line)
             if level is not None:
                 span: tuple[int | None, int, int, int] = (level[0], index, end, level[1])
                 end = index
@@ -300,10 +339,12 @@ def _locate_log(text: str) -> Located:
             chosen = ("\n".join([message, *lines[first + 1 : stop]]), message.strip() or None)
             break
         # below ERROR (or no header): only the lines after the header can hold a failure
-        body = "\n".join(lines[first + 1 if rank is not None else first : stop])
-        if _holds_failure(body):
-            chosen = (body.strip("\n"), None)
-            break
+        below = first + 1 if rank is not None else first
+        if below < stop:  # (a one-line record has none)
+            body = "\n".join(lines[below:stop])
+            if _holds_failure(body):
+                chosen = (body.strip("\n"), None)
+                break
     if chosen is None:
         return Located(text, None, None, failure=False, log=True)
     chosen_at = spans[-1][1]  # the first line of the chosen span

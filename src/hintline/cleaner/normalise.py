@@ -89,14 +89,42 @@ def normalise(text: str) -> str:
             or "\\" in text
             or "&" in text
             or (first in _MONTH_FIRST and text.startswith(_MONTHS))
-            or (first == "E" and text[1:2] in _PYTEST_E_NEXT)
+            or (first == "E" and (len(text) == 1 or text[1] in _PYTEST_E_NEXT))
             or ("|" in text and 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73)
             or ("<" in text and is_html(text))
         ):
-            return _normalise(text, 0)
+            return _remembered(text)
         return text
     except (ValueError, RecursionError, MemoryError):
         return text
+
+
+_MEMO: dict[str, str | None] = {}
+"""The texts normalised last (``None``: returned as is): a repeated error arrives again as the
+same JSON line or page, and is decoded once. Input-keyed: emptied by ``caches.clear()``."""
+_MEMO_SIZE = 128
+_MEMO_CHARS = 8192
+"""Only texts up to 8 K characters are kept (at most about 2 MB of ASCII text in all)."""
+
+
+def _remembered(text: str) -> str:
+    """``_normalise(text, 0)``, from :data:`_MEMO` when ``text`` was normalised before."""
+    if len(text) > _MEMO_CHARS:
+        return _normalise(text, 0)
+    try:
+        out = _MEMO[text]
+    except KeyError:
+        out = _normalise(text, 0)
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()  # (one atomic step: no order to keep across threads)
+        _MEMO[text] = None if out is text else out
+        return out
+    return text if out is None else out
+
+
+def clear_memo() -> None:
+    """Forget the texts normalised so far (see :data:`_MEMO`)."""
+    _MEMO.clear()
 
 
 def _plain(text: str) -> bool:
@@ -186,43 +214,115 @@ def _unescape_one(found: re.Match[str]) -> str:
 # --- line prefixes ---------------------------------------------------------------------------
 
 _TAG = "tag"
+# Each prefix as a pass over the whole text (C-level, no Python loop per line): a non-blank
+# line that does not open with it (then the prefix is not common to every line), and the cut
+# itself on the lines after the first (the prefix off each; a line of whitespace only becomes
+# empty; every line break counted, so that a line without the prefix shows). Each opens with
+# the line break, so the search jumps from one to the next (a ``^`` is tried at every
+# character); ``$`` (MULTILINE) is a line's end here, as it is on the line alone.
+_NOT_PREFIXED = tuple(
+    re.compile(rf"\n(?![^\S\n]*$)(?!{p.pattern})", re.MULTILINE) for p in _PREFIXES
+)
+_CUT = tuple(re.compile(rf"\n(?:{p.pattern}|[^\S\n]*$)", re.MULTILINE) for p in _PREFIXES)
+# What each prefix's first character can be: a line after the first opening with anything
+# else (but whitespace) shows at once that the prefix is not on every line.
+_OPENERS = (r"\d", r"<JFMASOND", r"\d", r"\d", r"\w.\-", r"\[\d", r"E")
+_OTHER_OPENER = tuple(re.compile(rf"\n[^\s{chars}]") for chars in _OPENERS)
+_UNINDENTED = re.compile(r"\n[^ \t\n]")
+_EARLY = 2048
+"""The lines in the first 2 KiB are checked for the prefix before the whole text is cut: a
+log's own first lines are where a text without a common prefix most often shows it."""
+
+
+def _first_line(text: str) -> str:
+    """The first line of ``text`` that is not blank (``""`` when there is none): the line of
+    its first character that is not whitespace."""
+    end = text.find("\n")
+    line = text if end < 0 else text[:end]
+    if line.strip() or end < 0:
+        return line if line.strip() else ""
+    rest = text.lstrip()
+    if not rest:
+        return ""
+    at = len(text) - len(rest)
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return text[start:] if end < 0 else text[start:end]
 
 
 def _cut_prefixes(text: str, rounds: int = 2) -> str:
     """Cut a prefix that every non-blank line carries (tried in the order of ``_PREFIXES``)."""
-    lines = text.split("\n")
-    first = next((line for line in lines if line.strip()), "")
-    for prefix in _PREFIXES:
+    first = _first_line(text)
+    for index, prefix in enumerate(_PREFIXES):
         if prefix.match(first) is None:
             continue
-        cut = []
-        tags = set()
-        for line in lines:
-            if not line.strip():
-                cut.append("")
+        if _TAG in prefix.groupindex:
+            cut_text = _cut_tagged(text, prefix)
+            if cut_text is None:
                 continue
-            found = prefix.match(line)
-            if found is None:
-                break
-            if _TAG in prefix.groupindex:
-                tags.add(found[_TAG])
-                if len(tags) > 1:
-                    break
-            cut.append(line[found.end() :])
         else:
-            if tags and sum(1 for line in cut if line) < 2:
-                continue  # one line: its ``host program:`` may be the message's own words
+            if _OTHER_OPENER[index].search(text) is not None:
+                continue
+            early = text.rfind("\n", 0, _EARLY) if len(text) > _EARLY else len(text)
+            if _NOT_PREFIXED[index].search(text, 0, max(early, 0)) is not None:
+                continue
+            cut_text = _cut(text, prefix, _CUT[index])
+            if cut_text is None:
+                continue
             if prefix.pattern.startswith("E"):
-                return _dedent("\n".join(cut))
-            cut_text = "\n".join(cut)
-            # a CRI prefix then the program's own timestamp: cut once more, not without end
-            if rounds > 1 and _may_be_prefixed(cut_text) and _GATE.match(cut_text):
-                return _cut_prefixes(cut_text, rounds - 1)
-            return cut_text
+                return _dedent(cut_text)
+        # a CRI prefix then the program's own timestamp: cut once more, not without end
+        if rounds > 1 and _may_be_prefixed(cut_text) and _GATE.match(cut_text):
+            return _cut_prefixes(cut_text, rounds - 1)
+        return cut_text
     return _dedent(text)
 
 
+def _cut(text: str, prefix: re.Pattern[str], rest: re.Pattern[str]) -> str | None:
+    """``prefix`` off the start of every line, the first here, the others by ``rest``; a line
+    of whitespace only becomes empty. ``None`` when a non-blank line does not open with it."""
+    end = text.find("\n")
+    head = text if end < 0 else text[:end]
+    found = prefix.match(head)
+    if found is not None:
+        head = head[found.end() :]
+    elif head.strip():
+        return None
+    else:
+        head = ""
+    if end < 0:
+        return head
+    tail, cuts = rest.subn("\n", text[end:])
+    if cuts != text.count("\n"):
+        return None  # a line break not followed by the prefix nor by a blank line
+    return head + tail
+
+
+def _cut_tagged(text: str, prefix: re.Pattern[str]) -> str | None:
+    """The cut of a ``<ts> host program:`` prefix: every non-blank line has it, with one and
+    the same host and program, on two lines or more; else ``None``."""
+    cut = []
+    tags = set()
+    for line in text.split("\n"):
+        if not line.strip():
+            cut.append("")
+            continue
+        found = prefix.match(line)
+        if found is None:
+            return None
+        tags.add(found[_TAG])
+        if len(tags) > 1:
+            return None
+        cut.append(line[found.end() :])
+    if sum(1 for line in cut if line) < 2:
+        return None  # one line: its ``host program:`` may be the message's own words
+    return "\n".join(cut)
+
+
 def _dedent(text: str) -> str:
+    """``text`` without the indentation common to its non-blank lines."""
+    if text[:1] not in (" ", "\t", "\n") or _UNINDENTED.search(text) is not None:
+        return text  # a line that is not indented: nothing is common
     lines = text.split("\n")
     indent = None
     for line in lines:

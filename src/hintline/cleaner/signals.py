@@ -271,6 +271,34 @@ def _http_status(token: str) -> Category | None:
     return None
 
 
+# A status named instead of numbered, where a client prints the server's name for it as the
+# error itself: the Kubernetes API's ``Status.reason`` (kubectl ``Error from server (NotFound)``,
+# ``You must be logged in to the server (Unauthorized)``) and the OCI distribution spec's error
+# codes as the Docker and containerd clients print them (``unauthorized: authentication
+# required``, ``toomanyrequests: ...``). Only names that are HTTP statuses and nothing else.
+_STATUS_REASONS: Mapping[str, str] = {
+    "Unauthorized": "401",
+    "Forbidden": "403",
+    "NotFound": "404",
+    "MethodNotAllowed": "405",
+    "Conflict": "409",
+    "Gone": "410",
+    "RequestEntityTooLarge": "413",
+    "UnsupportedMediaType": "415",
+    "TooManyRequests": "429",
+    "InternalError": "500",
+    "ServiceUnavailable": "503",
+}
+_REGISTRY_CODES: Mapping[str, str] = {"unauthorized": "401", "toomanyrequests": "429"}
+_STATUS_NAMES: Mapping[str, str] = {**_STATUS_REASONS, **_REGISTRY_CODES}
+
+
+def _status_name(token: str) -> Category | None:
+    """The category of a status printed by its name (:data:`_STATUS_NAMES`)."""
+    status = _STATUS_NAMES.get(token)
+    return None if status is None else _http_status(status)
+
+
 VOCABULARIES: Mapping[str, Callable[[str], Category | None]] = {
     "cls": CLASSES.get,
     "apitype": API_ERROR_TYPES.get,
@@ -280,6 +308,7 @@ VOCABULARIES: Mapping[str, Callable[[str], Category | None]] = {
     "winerror": WIN_ERRORS.get,
     "grpc": GRPC_CODES.get,
     "status": _http_status,
+    "statusname": _status_name,
 }
 """By the name of a signal's token group: what decides the category of the captured token."""
 
@@ -292,6 +321,7 @@ _TOKEN_LABEL: Mapping[str, str] = {
     "winerror": "WinError {}",
     "grpc": "gRPC {}",
     "status": "HTTP {}",
+    "statusname": "HTTP {}",
 }
 """How the hint names the token the runtime printed."""
 
@@ -553,7 +583,7 @@ SIGNALS: tuple[Signal, ...] = (
         pattern=(
             r"(?i:\bHTTP(?:/[0-9.]{1,3})?|\bHTTP status|\bstatus|\bstatusCode|\bstatus_code|"
             r"\bstatus code|\bresponse code|\bError code|\bhttp_code|\bcode)[\"']?(?: |: |=|:|\[)"
-            r"(?P<status>[45]\d\d)\b"
+            r"E?(?P<status>[45]\d\d)\b"
         ),
         why="A status next to HTTP, status, statusCode, code or Error code: (app-thrown errors, error properties, SDKs, Tomcat's HTTP Status page) is a status.",
         examples=(
@@ -569,8 +599,57 @@ SIGNALS: tuple[Signal, ...] = (
                 '/v1/search',
                 _FX + 'node-app-property-429.txt',
             ),
+            Example(
+                "npm error code E401\nnpm error Incorrect or missing password.\n",
+                "Hint: The request was not authenticated (HTTP 401); valid credentials are required, so do not repeat the same call without them.",
+                None,
+                _FX + "http401-npm.txt",
+            ),
         ),
-        near_misses=("order status 4001 pending", "code 4040", "line 404 of app.py"),
+        near_misses=("order status 4001 pending", "code 4040", "line 404 of app.py", "error[E0401]"),
+    ),
+    Signal(
+        code="SG010",
+        name="signal.http-status-name",
+        pattern=r"\((?P<statusname>" + _alternation(_STATUS_REASONS) + r")\)",
+        why="A status printed by its name in parentheses as the error itself: the Kubernetes API's Status reason as kubectl prints it (Error from server (NotFound), You must be logged in to the server (Unauthorized)).",
+        examples=(
+            Example(
+                'Error from server (NotFound): pods "web" not found\n',
+                "Hint: The requested resource was not found (HTTP 404 NotFound); check the id, name or path, or create it before using it.",
+                None,
+                _FX + "kubectl-notfound.txt",
+            ),
+            Example(
+                'Error from server (Forbidden): secrets is forbidden: User "dev" cannot list resource "secrets" in API group "" in the namespace "default"\n',
+                "Hint: Access is forbidden (HTTP 403 Forbidden); these credentials may not do this, so do not retry: use an allowed resource or ask for access.",
+                None,
+                _FX + "kubectl-forbidden.txt",
+            ),
+        ),
+        near_misses=(
+            "Permission denied (publickey).",
+            "the (unauthorized) flag is off",
+            "(NotFoundException)",
+        ),
+    ),
+    Signal(
+        code="SG011",
+        name="signal.registry-error-code",
+        pattern=r"(?:^|\n|: )(?P<statusname>" + _alternation(_REGISTRY_CODES) + r"): ",
+        why="The OCI distribution spec's error codes, printed by the Docker and containerd clients as `code: message` (unauthorized: authentication required, toomanyrequests: ...), are HTTP statuses by name.",
+        examples=(
+            Example(
+                'Error response from daemon: Head "https://registry.acme.dev/v2/reports/api/manifests/1.4.2": unauthorized: authentication required\n',
+                "Hint: The request was not authenticated (HTTP 401 unauthorized); valid credentials are required, so do not repeat the same call without them.",
+                None,
+                _FX + "doc-docker-pull-401.txt",
+            ),
+        ),
+        near_misses=(
+            "unauthorized access attempt was logged",
+            "the unauthorized: flag",
+        ),
     ),
 )
 """Every signal, in priority order (the first listed that matches wins)."""
@@ -1167,7 +1246,8 @@ def classify(text: str) -> Hint | None:
         raw = raw.replace("\\\\", "\\")  # a Python repr's doubled backslashes
     key = None if raw is None else normalise(raw, split=False)
     with_key, without_key = HINTS.get(category, ("", "The runtime reported {token}."))
-    label = _TOKEN_LABEL[group].format(token)
+    shown = f"{_STATUS_NAMES[token]} {token}" if group == "statusname" else token
+    label = _TOKEN_LABEL[group].format(shown)
     template = with_key if key is not None and with_key else without_key
     text_out = template.format(key=key, token=label)
     return make_hint(category, text_out, signal.name, None if key is None else scrub(key))
