@@ -74,6 +74,10 @@ They run one line at a time, from their trigger's reach (tests/linear checks tha
 linear on hostile input; tests/scrub/test_table.py that this list is complete)."""
 
 _LOOKBACK = 4096  # how far before its trigger a match of a pattern without ``reach`` may start
+_LOOSE_READS = 4
+_LOOSE_SLACK = 65536
+"""The loosened pattern of a ``re`` pattern (:meth:`_Branch.earliest`) reads at most this many
+times the text (plus the slack) per pass; the trigger-led search alone goes on after that."""
 _STRADDLE = 256
 """How far past the start of a search a trigger occurrence that began before it is looked for,
 when the trigger's own length has no bound. A match starts where its trigger does (the trigger
@@ -250,6 +254,51 @@ class _Branch:
         return _Found(start, end, got)
 
     @functools.cached_property
+    def loose(self) -> list[Any] | None:
+        """RE2 programs of :func:`_superset` ``[for any text, for ASCII text]`` (each compiled
+        on first use) for a pattern on ``re``, or ``None``."""
+        if not (_RE2 and self.use_re2) or self.linear is not None or _superset(self.pattern) is None:
+            return None
+        return [None, None]
+
+    def earliest(self, t: _Text, pos: int) -> tuple[int, int]:
+        """``(where a match from pos on can start at the earliest, bytes searched)``: the
+        leftmost match of :func:`_superset` from ``pos`` on (``len(text) + 1``: none)."""
+        programs = self.loose
+        assert programs is not None
+        compiled = programs[t.ascii]
+        if compiled is None:
+            # no group: RE2 answers from its DFAs alone. The look-behind's character is
+            # consumed, so a match starts a character early, at worst: never too late
+            source = to_re2_edges(_superset(self.pattern) or "", ascii_text=t.ascii) or ""
+            source = source.replace(f"(?P<{LEAD}>)", "").replace(f"(?P<{TAIL}>)", "")
+            compiled = programs[t.ascii] = _compile_re2(source)
+            if compiled is None or compiled.NumberOfCapturingGroups():
+                raise RuntimeError(f"RE2 refused the loosened secret pattern {self.name}")
+        byte = t.to_byte(pos - 1 if pos > 0 else pos)  # from the character a look-behind sees
+        start_b, end_b = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))[0]
+        if start_b < 0:
+            return len(t.text) + 1, len(t.data) - byte
+        return max(pos, t.to_char(start_b)), end_b - byte
+
+    def lower_bound(self, t: _Text, pos: int, state: list[int]) -> int:
+        """Where a match from ``pos`` on can start at the earliest (``len(text) + 1``: nowhere),
+        by :meth:`earliest`, its answer kept in ``state`` (:meth:`re_search`'s) while ``pos``
+        stays before it. Its searches stop once they have read the text ``_LOOSE_READS`` times
+        in one pass (a loosened match may run on far past the next ``pos``: re-read for each,
+        a line of them would cost its length squared); ``pos`` itself from then on."""
+        if state[6] <= pos <= state[7]:
+            return state[7]
+        if state[8] < 0:
+            return pos
+        at, read = self.earliest(t, pos)
+        state[6], state[7] = pos, at
+        state[8] += read
+        if state[8] > _LOOSE_READS * len(t.data) + _LOOSE_SLACK:
+            state[8] = -1
+        return at
+
+    @functools.cached_property
     def trigger_width(self) -> int | None:
         """The longest text the trigger can match, or ``None`` (no bound)."""
         return _trigger_width(self.trigger or self.pattern)
@@ -282,6 +331,25 @@ class _Branch:
         n = len(text)
         back = _LOOKBACK if self.reach is None else self.reach
         while pos < n:
+            if self.loose is not None:
+                at = self.lower_bound(t, pos, state)
+                if at > n:
+                    return None
+                if at > pos:
+                    # no match starts before ``at``; a search window that can hold one starts
+                    # on its line, or lines - 1 lines above it
+                    if not self.multiline:
+                        edge = at
+                        for _ in range(self.lines):
+                            nl = text.rfind("\n", pos, edge)
+                            if nl < 0:
+                                edge = pos
+                                break
+                            edge = nl
+                        else:
+                            edge += 1
+                        at = edge
+                    pos = max(pos, at)
             if not state[0] <= pos <= state[1]:  # else: the same first occurrence from pos
                 hit = self.trigger_at(t, pos)
                 state[:3] = (pos, n + 1, n + 1) if hit is None else (pos, *hit)
@@ -291,7 +359,9 @@ class _Branch:
                 floor = max(0, s - back)
                 found_nl = text.rfind("\n", floor, s)
                 lo = max(pos, floor if found_nl < 0 else found_nl + 1)
-            if lo != pos and pos > 0:  # an occurrence across pos opens a match from pos on
+            if lo != pos and pos > 0 and not state[6] <= pos < state[7]:
+                # an occurrence across pos opens a match from pos on (unless the loosened
+                # pattern says none starts before state[7])
                 floor = max(0, pos - back)
                 found_nl = text.rfind("\n", floor, pos)
                 at = floor if found_nl < 0 else found_nl + 1
@@ -316,7 +386,7 @@ class _Branch:
             else:
                 line_stop = n if self.multiline else _line_end(text, lo)
                 stop = self.end(text, line_stop)  # a match may run on to its ``lines``-th line
-                state[3:] = (lo, line_stop, stop)
+                state[3:6] = (lo, line_stop, stop)
             if self.use_re2 and _RE2:  # these few stay linear on the hostile tier
                 found = self.regex.search(text, lo, stop)
             else:  # no RE2: every pattern is here, each in bounded windows
@@ -330,6 +400,88 @@ class _Branch:
 def _line_end(text: str, pos: int) -> int:
     end = text.find("\n", pos)
     return len(text) if end < 0 else end
+
+
+_LEAD_AROUND = re.compile(r"\(\?<[!=](?:\[(?:\\.|[^\]\\])+\]|\\[^\d]|[^\\()\[\]|*+?{}.^$])\)")
+
+
+def _superset(pattern: str) -> str | None:
+    """``pattern`` loosened into one RE2 can run: every look-around but a leading one-character
+    look-behind (which :func:`~hintline._linear.translate.to_re2_edges` consumes) becomes
+    empty, ``$`` and ``\\Z`` also match before any line break, and groups capture nothing.
+
+    It matches wherever ``pattern`` matches, also when ``pattern`` runs on a window of the
+    text that ends at a line break (what :meth:`_Branch.re_search` does): dropping a
+    look-around only removes a condition, and a window's end is a line's end. So where it finds
+    nothing, ``pattern`` finds nothing, and the leftmost place it matches from ``pos`` on is
+    where a match of ``pattern`` from ``pos`` on can start at the earliest. ``None`` when the
+    result does not compile.
+    """
+    out: list[str] = []
+    i = 0
+    n = len(pattern)
+    lead = _LEAD_AROUND.match(pattern)
+    if lead:
+        out.append(lead.group())
+        i = lead.end()
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            pair = pattern[i : i + 2]
+            out.append("(?m:$)" if pair == "\\Z" else pair)
+            i += 2
+        elif c == "[":
+            j = i + 1
+            if pattern.startswith("^", j):
+                j += 1
+            if pattern.startswith("]", j):
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            out.append(pattern[i : j + 1])
+            i = j + 1
+        elif c == "$":
+            out.append("(?m:$)")
+            i += 1
+        elif pattern.startswith(("(?=", "(?!", "(?<=", "(?<!"), i):
+            depth = 0
+            j = i
+            while j < n:  # to the look-around's closing parenthesis
+                d = pattern[j]
+                if d == "\\":
+                    j += 2
+                    continue
+                if d == "[":
+                    k = j + 1
+                    if pattern.startswith("^", k):
+                        k += 1
+                    if pattern.startswith("]", k):
+                        k += 1
+                    while k < n and pattern[k] != "]":
+                        k += 2 if pattern[k] == "\\" else 1
+                    j = k + 1
+                    continue
+                if d == "(":
+                    depth += 1
+                elif d == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            out.append("(?:)")
+            i = j + 1
+        elif pattern.startswith("(?P<", i):
+            out.append("(?:")
+            i = pattern.index(">", i) + 1
+        else:
+            out.append(c)
+            i += 1
+    source = "".join(out)
+    try:
+        re.compile(source)
+    except re.error:
+        return None
+    return source if to_re2_edges(source) is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,37 +624,56 @@ def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[_Hit, _Bra
     branch wins, as in one combined alternation.
     """
     states: dict[int, list[int]] = {}
+    n = len(t.text)
+
+    def state_of(b: _Branch) -> list[int]:
+        state = states.get(b.index)
+        if state is None:
+            state = states[b.index] = [1, 0, 0, 1, 0, 0, 1, 0, 0]
+        return state
 
     def search(b: _Branch, pos: int) -> _Hit | None:
         if b.linear is not None:
             return b.re2_search(t, pos)
-        state = states.get(b.index)
-        if state is None:
-            state = states[b.index] = [1, 0, 0, 1, 0, 0]
-        return b.re_search(t, pos, state)
+        return b.re_search(t, pos, state_of(b))
 
-    # (start, index, match, branch): the smallest is the leftmost match, the first listed
-    # among those starting at one position; a branch without a match from here is dropped
-    heads: list[tuple[int, int, _Hit, _Branch]] = []
-    for b in branches:
-        m = search(b, 0)
+    # (start, index, match, branch, from): the smallest is the leftmost match, the first
+    # listed among those starting at one position; a branch without a match from here is
+    # dropped. A pattern on re whose loosened pattern says where its match can start at the
+    # earliest is searched (from ``from``) only once that place comes first: a match that
+    # another one covers is never looked for (nor its groups taken by Python's re)
+    heads: list[tuple[int, int, _Hit | None, _Branch, int]] = []
+
+    def advance(b: _Branch, pos: int) -> None:
+        if b.loose is not None:
+            at = b.lower_bound(t, pos, state_of(b))
+            if at <= n:
+                heads.append((at, b.index, None, b, pos))
+            return
+        m = search(b, pos)
         if m is not None:
-            heads.append((m.start(), b.index, m, b))
+            heads.append((m.start(), b.index, m, b, pos))
+
+    for b in branches:
+        advance(b, 0)
     while heads:
-        _start, _index, found, branch = min(heads)
+        head = min(heads)
+        _start, _index, found, branch, since = head
+        if found is None:  # only a lower bound: search now
+            heads.remove(head)
+            m = search(branch, since)
+            if m is not None:
+                heads.append((m.start(), _index, m, branch, since))
+            continue
         yield found, branch
         pos = found.end()
         if pos == _start:
             pos += 1
-        ahead: list[tuple[int, int, _Hit, _Branch]] = []
-        for head in heads:
-            if head[0] >= pos:
-                ahead.append(head)
-            else:
-                m = search(head[3], pos)
-                if m is not None:
-                    ahead.append((m.start(), head[1], m, head[3]))
-        heads = ahead
+        kept = [h for h in heads if h[0] >= pos]
+        moved = [h for h in heads if h[0] < pos]
+        heads = kept
+        for h in moved:
+            advance(h[3], pos)
 
 
 class _Prefilter:
