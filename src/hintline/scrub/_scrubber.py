@@ -84,27 +84,10 @@ when the trigger's own length has no bound. A match starts where its trigger doe
 matches the start of every match), so this only widens the search in odd cases."""
 
 
-class _Found:
-    """A match found by RE2, in character offsets, answering like ``re.Match``."""
-
-    __slots__ = ("_end", "_spans", "_start")
-
-    def __init__(self, start: int, end: int, spans: dict[str, tuple[int, int]]) -> None:
-        self._start = start
-        self._end = end
-        self._spans = spans
-
-    def start(self) -> int:
-        return self._start
-
-    def end(self) -> int:
-        return self._end
-
-    def span(self, group: str) -> tuple[int, int]:
-        return self._spans.get(group, (-1, -1))
-
-
-_Hit = re.Match[str] | _Found
+_Hit = tuple[int, int, int, int]
+"""A match: ``(start, end, secret start, secret end)`` in characters; the secret is the first
+of the pattern's groups that took part and is not empty (``-1, -1``: none)."""
+_NONE = (-1, -1)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -199,8 +182,8 @@ class _Branch:
             return None
         return [None, None]
 
-    def _program(self, ascii_text: bool) -> tuple[Any, int, int, tuple[tuple[str, int], ...]]:
-        """``(program, LEAD's group index or 0, TAIL's or 0, (secret group, index)…)``."""
+    def _program(self, ascii_text: bool) -> tuple[Any, int, int, tuple[int, ...]]:
+        """``(program, LEAD's group index or 0, TAIL's or 0, the secret groups' indexes)``."""
         programs = self.linear
         assert programs is not None
         found = programs[ascii_text]
@@ -211,7 +194,7 @@ class _Branch:
             names = {
                 (n.decode() if isinstance(n, bytes) else n): i for n, i in compiled.NamedCapturingGroups()
             }
-            wanted = tuple((g, names[g]) for g in self.groups if g in names)
+            wanted = tuple(names[g] for g in self.groups if g in names)
             found = programs[ascii_text] = (compiled, names.get(LEAD, 0), names.get(TAIL, 0), wanted)
         return found  # type: ignore[no-any-return]
 
@@ -222,36 +205,48 @@ class _Branch:
         compiled = _compile_re2(to_re2(source)) if _RE2 and self.use_re2 else None
         return compiled if compiled is not None else re.compile(python_form(source))
 
-    def re2_search(self, t: _Text, pos: int) -> _Found | None:
+    def re2_search(self, t: _Text, pos: int) -> _Hit | None:
         """The first match at or after character ``pos``, by RE2 on the whole text."""
-        compiled, lead_at, tail_at, wanted = self._program(t.ascii)
+        found = self.linear[t.ascii]  # type: ignore[index]
+        if found is None:
+            found = self._program(t.ascii)
+        compiled, lead_at, tail_at, wanted = found
         lead = pos > 0 and lead_at > 0
-        byte = t.to_byte(pos - 1 if lead else pos)  # from the character the look-behind sees
+        byte = pos - 1 if lead else pos  # from the character the look-behind sees
+        if not t.ascii:
+            byte = t.to_byte(byte)
         spans = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))
-        start_b, end_b = spans[0]
-        if start_b < 0:
+        start, end = spans[0]
+        if start < 0:
             return None
         if lead_at:
-            start_b = spans[lead_at][0]
+            start = spans[lead_at][0]
         if tail_at:
-            end_b = spans[tail_at][0]
-        got: dict[str, tuple[int, int]] = {}
-        if t.ascii:
-            for name, index in wanted:
-                if spans[index][0] >= 0:
-                    got[name] = spans[index]
-            start, end = start_b, end_b
-        else:
-            start = t.to_char(start_b)
-            for name, index in wanted:
-                s, e = spans[index]
-                if s >= 0:
-                    got[name] = (t.to_char(s), t.to_char(e))
-            end = t.to_char(end_b)
+            end = spans[tail_at][0]
+        secret = _NONE
+        for index in wanted:  # the first secret group that took part, not empty
+            s, e = spans[index]
+            if s < e:
+                secret = (s, e)
+                break
+        if not t.ascii:
+            start = t.to_char(start)
+            if secret is not _NONE:
+                secret = (t.to_char(secret[0]), t.to_char(secret[1]))
+            end = t.to_char(end)
         if lead and start < pos:  # \A at the text's start, before pos: ask re (rare)
-            found = self.regex.search(t.text, pos)
-            return None if found is None else _Found(found.start(), found.end(), {g: found.span(g) for g in self.groups})
-        return _Found(start, end, got)
+            return self._hit(self.regex.search(t.text, pos))
+        return start, end, secret[0], secret[1]
+
+    def _hit(self, found: re.Match[str] | None) -> _Hit | None:
+        """A match of Python's ``re`` as a hit."""
+        if found is None:
+            return None
+        for group in self.groups:
+            s, e = found.span(group)
+            if s < e:
+                return found.start(), found.end(), s, e
+        return found.start(), found.end(), -1, -1
 
     @functools.cached_property
     def loose(self) -> list[Any] | None:
@@ -597,13 +592,7 @@ class Scrubber:
         parts: list[str] = []
         last = 0
         count = 0
-        for m, branch in _merge(t, branches):
-            for group in branch.groups:
-                start, end = m.span(group)
-                if start < end:
-                    break
-            else:
-                continue
+        for start, end, branch in _merge(t, branches):
             if start < last or not text[start:end].strip("*"):
                 continue  # already masked
             parts.append(text[last:start])
@@ -617,8 +606,9 @@ class Scrubber:
         return "".join(parts), count
 
 
-def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[_Hit, _Branch]]:
-    """Yield non-overlapping matches of ``branches`` over the whole text.
+def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[int, int, _Branch]]:
+    """Yield the secrets ``(start, end, branch)`` of non-overlapping matches of ``branches``
+    over the whole text (a match whose secret groups are all empty yields nothing).
 
     Matches come leftmost first; among matches starting at one position the first listed
     branch wins, as in one combined alternation.
@@ -635,7 +625,7 @@ def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[_Hit, _Bra
     def search(b: _Branch, pos: int) -> _Hit | None:
         if b.linear is not None:
             return b.re2_search(t, pos)
-        return b.re_search(t, pos, state_of(b))
+        return b._hit(b.re_search(t, pos, state_of(b)))
 
     # (start, index, match, branch, from): the smallest is the leftmost match, the first
     # listed among those starting at one position; a branch without a match from here is
@@ -645,33 +635,43 @@ def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[_Hit, _Bra
     heads: list[tuple[int, int, _Hit | None, _Branch, int]] = []
 
     def advance(b: _Branch, pos: int) -> None:
-        if b.loose is not None:
+        if b.linear is not None:
+            m = b.re2_search(t, pos)
+        elif b.loose is not None:
             at = b.lower_bound(t, pos, state_of(b))
             if at <= n:
                 heads.append((at, b.index, None, b, pos))
             return
-        m = search(b, pos)
+        else:
+            m = b._hit(b.re_search(t, pos, state_of(b)))
         if m is not None:
-            heads.append((m.start(), b.index, m, b, pos))
+            heads.append((m[0], b.index, m, b, pos))
 
     for b in branches:
         advance(b, 0)
     while heads:
-        head = min(heads)
-        _start, _index, found, branch, since = head
+        head = min(heads) if len(heads) > 1 else heads[0]
+        start, index, found, branch, since = head
         if found is None:  # only a lower bound: search now
             heads.remove(head)
             m = search(branch, since)
             if m is not None:
-                heads.append((m.start(), _index, m, branch, since))
+                heads.append((m[0], index, m, branch, since))
             continue
-        yield found, branch
-        pos = found.end()
-        if pos == _start:
+        if found[2] >= 0:
+            yield found[2], found[3], branch
+        pos = found[1]
+        if pos == start:
             pos += 1
-        kept = [h for h in heads if h[0] >= pos]
+        if len(heads) == 1:
+            heads.clear()
+            advance(branch, pos)
+            continue
         moved = [h for h in heads if h[0] < pos]
-        heads = kept
+        if len(moved) < len(heads):
+            heads = [h for h in heads if h[0] >= pos]
+        else:
+            heads.clear()
         for h in moved:
             advance(h[3], pos)
 
