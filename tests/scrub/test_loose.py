@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 
 from hintline.scrub import Scrubber
-from hintline.scrub._scrubber import _RE2, RE_PATTERNS, _Branch, _superset, _Text
+from hintline._linear import AVAILABLE as _RE2
+from hintline.scrub._scrubber import RE_PATTERNS, _Branch, _superset, _Text
 from tests.linear.fuzz import texts
 from tests.linear.shapes import table_shapes
 from tests.scrub.test_differential import corpus
