@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
 
-from hintline.scrub import Scrubber
 from hintline._linear import AVAILABLE as _RE2
+from hintline.scrub import Scrubber
 from hintline.scrub._scrubber import RE_PATTERNS, _Branch, _superset, _Text
 from tests.linear.fuzz import texts
 from tests.linear.shapes import table_shapes
