@@ -400,10 +400,72 @@ def _line_end(text: str, pos: int) -> int:
 _LEAD_AROUND = re.compile(r"\(\?<[!=](?:\[(?:\\.|[^\]\\])+\]|\\[^\d]|[^\\()\[\]|*+?{}.^$])\)")
 
 
+def _class_end(pattern: str, i: int) -> int:
+    """The index after the character class that opens at ``i``."""
+    j = i + 1
+    if pattern.startswith("^", j):
+        j += 1
+    if pattern.startswith("]", j):
+        j += 1
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j + 1
+
+
+def _group_end(pattern: str, i: int) -> int:
+    """The index of the parenthesis that closes the group opening at ``i``."""
+    depth = 0
+    j = i
+    while j < len(pattern):
+        c = pattern[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[":
+            j = _class_end(pattern, j)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    return j
+
+
+def _cut_at_lookahead(pattern: str) -> str:
+    """``pattern`` up to its first look-ahead ``(?=X)`` at the top level, then ``X`` itself
+    (``pattern`` when it has none, or an alternation at the top level). Where ``pattern``
+    matches, this matches from the same place: what comes before the look-ahead, then what
+    the look-ahead saw. Unlike dropping it, a look-ahead kept so still rules places out
+    (``bearer`` before a token without a digit)."""
+    i = 0
+    cut = -1
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+        elif c == "[":
+            i = _class_end(pattern, i)
+        elif c == "|":
+            return pattern
+        elif c == "(":
+            if pattern.startswith("(?=", i) and cut < 0:
+                cut = i
+            i = _group_end(pattern, i) + 1
+        else:
+            i += 1
+    if cut < 0:
+        return pattern
+    return f"{pattern[:cut]}(?:{pattern[cut + 3 : _group_end(pattern, cut)]})"
+
+
 def _superset(pattern: str) -> str | None:
-    """``pattern`` loosened into one RE2 can run: every look-around but a leading one-character
-    look-behind (which :func:`~hintline._linear.translate.to_re2_edges` consumes) becomes
-    empty, ``$`` and ``\\Z`` also match before any line break, and groups capture nothing.
+    """``pattern`` loosened into one RE2 can run: cut at its first look-ahead at the top level
+    (:func:`_cut_at_lookahead`), then every look-around but a leading one-character look-behind
+    (which :func:`~hintline._linear.translate.to_re2_edges` consumes) becomes empty, ``$`` and
+    ``\\Z`` also match before any line break, and groups capture nothing.
 
     It matches wherever ``pattern`` matches, also when ``pattern`` runs on a window of the
     text that ends at a line break (what :meth:`_Branch.re_search` does): dropping a
@@ -412,6 +474,7 @@ def _superset(pattern: str) -> str | None:
     where a match of ``pattern`` from ``pos`` on can start at the earliest. ``None`` when the
     result does not compile.
     """
+    pattern = _cut_at_lookahead(pattern)
     out: list[str] = []
     i = 0
     n = len(pattern)
