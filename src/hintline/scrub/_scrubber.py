@@ -261,20 +261,26 @@ class _Branch:
         leftmost match of :func:`_superset` from ``pos`` on (``len(text) + 1``: none)."""
         programs = self.loose
         assert programs is not None
-        compiled = programs[t.ascii]
-        if compiled is None:
-            # no group: RE2 answers from its DFAs alone. The look-behind's character is
-            # consumed, so a match starts a character early, at worst: never too late
-            source = to_re2_edges(_superset(self.pattern) or "", ascii_text=t.ascii) or ""
+        found = programs[t.ascii]
+        if found is None:
+            # no group: RE2 answers from its DFAs alone. A leading look-behind's character is
+            # consumed: the match starts a character later (at the text's start, perhaps not)
+            loose = _superset(self.pattern) or ""
+            source = to_re2_edges(loose, ascii_text=t.ascii) or ""
             source = source.replace(f"(?P<{LEAD}>)", "").replace(f"(?P<{TAIL}>)", "")
-            compiled = programs[t.ascii] = _compile_re2(source)
+            compiled = _compile_re2(source)
             if compiled is None or compiled.NumberOfCapturingGroups():
                 raise RuntimeError(f"RE2 refused the loosened secret pattern {self.name}")
+            found = programs[t.ascii] = (compiled, _LEAD_AROUND.match(loose) is not None)
+        compiled, lead = found
         byte = t.to_byte(pos - 1 if pos > 0 else pos)  # from the character a look-behind sees
         start_b, end_b = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))[0]
         if start_b < 0:
             return len(t.text) + 1, len(t.data) - byte
-        return max(pos, t.to_char(start_b)), end_b - byte
+        start = t.to_char(start_b)
+        if lead and start_b > 0:
+            start += 1
+        return max(pos, start), end_b - byte
 
     def lower_bound(self, t: _Text, pos: int, state: list[int]) -> int:
         """Where a match from ``pos`` on can start at the earliest (``len(text) + 1``: nowhere),
