@@ -251,8 +251,9 @@ class _Branch:
     @functools.cached_property
     def loose(self) -> list[Any] | None:
         """RE2 programs of :func:`_superset` ``[for any text, for ASCII text]`` (each compiled
-        on first use) for a pattern on ``re``, or ``None``."""
-        if not (_RE2 and self.use_re2) or self.linear is not None or _superset(self.pattern) is None:
+        on first use), or ``None``. For a pattern on RE2 itself, a program without groups that
+        RE2 runs on its DFAs alone: a cheap look at where the next match can start."""
+        if not (_RE2 and self.use_re2) or _superset(self.pattern) is None:
             return None
         return [None, None]
 
@@ -703,8 +704,18 @@ def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[int, int, 
     # another one covers is never looked for (nor its groups taken by Python's re)
     heads: list[tuple[int, int, _Hit | None, _Branch, int]] = []
 
+    # patterns on RE2 whose last match was covered by another's: looked at by their
+    # loosened form first (most of the time covered again: a DSN's host:password@host inside
+    # its URL's match), searched with their groups when that place comes first
+    covered: set[int] = set()
+
     def advance(b: _Branch, pos: int) -> None:
         if b.linear is not None:
+            if b.index in covered and b.loose is not None:
+                at = b.lower_bound(t, pos, state_of(b))
+                if at <= n:
+                    heads.append((at, b.index, None, b, pos))
+                return
             m = b.re2_search(t, pos)
         elif b.loose is not None:
             at = b.lower_bound(t, pos, state_of(b))
@@ -723,6 +734,7 @@ def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[int, int, 
         start, index, found, branch, since = head
         if found is None:  # only a lower bound: search now
             heads.remove(head)
+            covered.discard(index)
             m = search(branch, since)
             if m is not None:
                 heads.append((m[0], index, m, branch, since))
@@ -742,6 +754,8 @@ def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[int, int, 
         else:
             heads.clear()
         for h in moved:
+            if h is not head:
+                covered.add(h[1])
             advance(h[3], pos)
 
 
