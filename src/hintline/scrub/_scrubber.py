@@ -274,14 +274,17 @@ class _Branch:
                 raise RuntimeError(f"RE2 refused the loosened secret pattern {self.name}")
             found = programs[t.ascii] = (compiled, _LEAD_AROUND.match(loose) is not None)
         compiled, lead = found
-        byte = t.to_byte(pos - 1 if pos > 0 else pos)  # from the character a look-behind sees
-        start_b, end_b = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))[0]
-        if start_b < 0:
+        byte = pos - 1 if pos > 0 else pos  # from the character a look-behind sees
+        if not t.ascii:
+            byte = t.to_byte(byte)
+        start, end_b = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))[0]
+        if start < 0:
             return len(t.text) + 1, len(t.data) - byte
-        start = t.to_char(start_b)
-        if lead and start_b > 0:
-            start += 1
-        return max(pos, start), end_b - byte
+        if lead and start > 0:
+            start = (start if t.ascii else t.to_char(start)) + 1
+        elif not t.ascii:
+            start = t.to_char(start)
+        return (start if start > pos else pos), end_b - byte
 
     def lower_bound(self, t: _Text, pos: int, state: list[int]) -> int:
         """Where a match from ``pos`` on can start at the earliest (``len(text) + 1``: nowhere),
@@ -312,6 +315,9 @@ class _Branch:
         if isinstance(screen, re.Pattern):
             found = bounded_search(screen, t.text, pos, end)
             return None if found is None else found.span()
+        if t.ascii:
+            s, e = screen.Match(_UNANCHORED, t.data, pos, len(t.data) if end is None else end)[0]
+            return None if s < 0 else (s, e)
         stop = len(t.data) if end is None else t.to_byte(end)
         s, e = screen.Match(_UNANCHORED, t.data, t.to_byte(pos), stop)[0]
         return None if s < 0 else (t.to_char(s), t.to_char(e))
