@@ -741,7 +741,9 @@ def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[int, int, 
         if found is None:  # only a lower bound: search now
             heads.remove(head)
             covered.discard(index)
-            m = search(branch, since)
+            # RE2's first match from ``since`` is its first from the bound (none starts
+            # between): the text up to it is not read twice
+            m = search(branch, start if branch.linear is not None else since)
             if m is not None:
                 heads.append((m[0], index, m, branch, since))
             continue
