@@ -296,7 +296,21 @@ class _Branch:
             return state[7]
         if state[8] < 0:
             return pos
-        at, read = self.earliest(t, pos)
+        since = pos
+        if pos == 0 and self.linear is None:
+            # from the text's start, the trigger (a lighter search, kept in state for
+            # re_search) says where the first match can start: nowhere without one
+            if not state[0] <= 0 <= state[1]:
+                hit = self.trigger_at(t, 0)
+                n = len(t.text)
+                state[:3] = (0, n + 1, n + 1) if hit is None else (0, *hit)
+            if state[1] > len(t.text):
+                return len(t.text) + 1
+            back = _LOOKBACK if self.reach is None else self.reach
+            floor = max(0, state[1] - back)
+            found_nl = t.text.rfind("\n", floor, state[1])
+            since = floor if found_nl < 0 else found_nl + 1
+        at, read = self.earliest(t, since)
         state[6], state[7] = pos, at
         state[8] += read
         if state[8] > _LOOSE_READS * len(t.data) + _LOOSE_SLACK:
