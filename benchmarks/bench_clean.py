@@ -372,30 +372,23 @@ def cases() -> list[Case]:
     return rows
 
 
-# A registry refusing a pull without credentials, as `docker compose pull` prints it (Docker's
-# wording; no rule and no signal claims it, so clean() falls back and reads a PLAIN line).
-_HTTP_401 = (
-    "[+] Pulling 1/1\n"
-    ' ✘ api Error Head "https://registry.acme.dev/v2/reports/api/manifests/1.4.2": unauthorized: '
-    "authentication required         0.4s\n"
-    'Error response from daemon: Head "https://registry.acme.dev/v2/reports/api/manifests/1.4.2": '
-    "unauthorized: authentication required\n"
-)
-
-
 def _fallback_rows() -> list[Case]:
     """The fallback path (no rule, no signal claims the text) beside a matched input of about
     the same size, repeated and first seen: issue 20's target is a fallback at most twice its
     matched twin (< 1 KB: 4 µs repeated and first seen) and a 64 KiB fallback within 60 µs.
-    The 2.6 KB fallback (Defects4J Time-8) and the 64 KiB matched twin are rows above ("no
-    match, fallback", "64 KiB log, error at the end"), each with its first-seen twin."""
+    The short fallback is a real Python traceback whose message holds a DSN with a password
+    (390 B: the scrub of the block is part of the path); it replaced Docker's registry 401,
+    which the signal layer now claims. The 2.6 KB fallback (Defects4J Time-8) and the 64 KiB
+    matched twin are rows above ("no match, fallback", "64 KiB log, error at the end"), each
+    with its first-seen twin."""
     import hintline
 
+    short = (ROOT / "tests/traces/fixtures/python/secret_in_message.txt").read_text()
     twin_name, twin = _first("python/py_zero_division.txt")
     d4j_64k = _filler(64 * 1024)
     rows = [
-        (f"fallback: HTTP 401 from a registry ({len(_HTTP_401.encode())} B)", _HTTP_401, 4, 4),
-        (f"matched twin of the 401 fallback ({twin_name}, {len(twin.encode())} B)", twin, 2, 2),
+        (f"fallback: traceback, DSN in the message ({len(short.encode())} B)", short, 4, 4),
+        (f"matched twin of the short fallback ({twin_name}, {len(twin.encode())} B)", twin, 2, 2),
         (f"fallback: 64 KiB of Defects4J traces ({len(d4j_64k.encode())} B)", d4j_64k, 60, 60),
     ]
     cases = []

@@ -164,7 +164,8 @@ def cases() -> list[Case]:
     # Two sizes of each hostile input: the second is twice the first, so a linear parser shows
     # about twice the time (the totality tests run them at full size: 10 MB, 100 000 lines).
     kinds = ("single_line_10mb_at", "single_line_10mb_escaped_newlines", "at_at_at_100k_lines",
-             "java_frames_100k", "python_frames_100k", "php_frames_100k", "many_in_line")
+             "java_frames_100k", "python_frames_100k", "php_frames_100k", "many_in_line",
+             "blank_runs_below_cut", "php_junk_lines", "php_near_rows")
     for scale in (0.02, 0.04):
         inputs = hostile_cases(scale)
         for name in kinds:

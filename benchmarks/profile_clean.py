@@ -44,6 +44,7 @@ def main() -> None:
           "render (first seen) | match callbacks")
     for label, text in inputs.items():
         print(f"{label} | {_stages(text, matcher, database, scratch)}")
+    _fallback_table()
 
 
 def _stages(text: str, matcher: Any, database: Any, scratch: Any) -> str:
@@ -75,6 +76,48 @@ def _stages(text: str, matcher: Any, database: Any, scratch: Any) -> str:
     ]
     cells = " | ".join(f"{x:.2f}" for x in times)
     return f"{cells} | {len(matcher.candidates(text, data))}"
+
+
+def _fallback_table() -> None:
+    """The fallback path (issue 20): the whole call, repeated and first seen, and what the
+    fallback does after the rule and signal scans found nothing."""
+    from benchmarks.bench_clean import _filler
+
+    inputs = {
+        "traceback, DSN in the message (390 B)": (
+            ROOT / "tests" / "traces" / "fixtures" / "python" / "secret_in_message.txt"
+        ).read_text(),
+        "Go wrapped chain, no exception line (260 B)": (
+            FIXTURES / "fallback" / "doc-go-wrapped-chain.txt"
+        ).read_text(),
+        "64 KiB of Defects4J traces": _filler(64 * 1024),
+    }
+    print()
+    print("fallback, µs per call | whole clean() | whole clean(), first seen | signals scan | "
+          "scrub whole block | line pick | old tail: fallback(scrub(block)), first seen | "
+          "new tail: fallback_block(block), first seen")
+    for label, text in inputs.items():
+        print(f"{label} | {_fallback_row(text)}")
+
+
+def _fallback_row(text: str) -> str:
+    import hintline
+    from hintline.cleaner import caches, fallback, signals
+    from hintline.scrub import scrub
+
+    number = 200 if len(text) > 4096 else 2000
+    scrubbed = scrub(text)
+    clear = _best(caches.clear, number)
+    times = [
+        _best(lambda: hintline.clean(text), number),
+        _best(lambda: (caches.clear(), hintline.clean(text)), number) - clear,
+        _best(lambda: signals.classify(text), number),
+        _best(lambda: scrub(text), number),
+        _best(lambda: fallback.pick_line_with_strength(scrubbed), number),
+        _best(lambda: (caches.clear(), fallback.fallback(scrub(text))), number) - clear,
+        _best(lambda: (caches.clear(), fallback.fallback_block(text)), number) - clear,
+    ]
+    return " | ".join(f"{x:.2f}" for x in times)
 
 if __name__ == "__main__":
     main()

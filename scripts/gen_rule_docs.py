@@ -94,6 +94,7 @@ def _keys_and_signals() -> list[str]:
         "sqlstate": len(signals.SQLSTATES), "errname": len(signals.ERRNO_NAMES),
         "errno": len(signals.ERRNO_NUMBERS), "winerror": len(signals.WIN_ERRORS),
         "grpc": len(signals.GRPC_CODES), "status": 0,
+        "statusname": len(signals._STATUS_NAMES),
     }  # fmt: skip
     for sig in signals.SIGNALS:
         group = sig.token_group

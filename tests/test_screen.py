@@ -13,6 +13,26 @@ from hintline.traces._detect import _MARKERS, may_hold_trace
 pytest.importorskip("hyperscan")  # CI installs it; the `in` path is tested below either way
 
 
+_WHICH = ("Caused by:", *_CHAIN_MARKERS, "-----BEGIN")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["", *_WHICH, "x", "é", "\n", "-----", "Caused"]), max_size=6),
+    st.text(max_size=200),
+)
+def test_which_names_every_literal_found(parts: list[str], noise: str) -> None:
+    """``which`` reports every literal present (not only the first), on both paths."""
+    text = noise.join(parts) + noise
+    expected = frozenset(i for i, m in enumerate(_WHICH) if m in text)
+    screen = LiteralScreen(_WHICH)
+    assert screen.which(text) == expected
+    assert screen._database is not None
+    plain = LiteralScreen(_WHICH)
+    plain._failed = True  # no engine: the `in` checks answer
+    assert plain.which(text) == expected
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.sampled_from(["", *_CHAIN_MARKERS, "x", "é", "\n", "--->", "[cause]"]), max_size=6),

@@ -11,11 +11,13 @@ The stages live in :mod:`hintline.cleaner`, one module each, and run in this ord
 
 from __future__ import annotations
 
+import functools
+
 from hintline.categories import Category, Kind
 from hintline.cleaner import match as _engine
 from hintline.cleaner import signals as _signals
 from hintline.cleaner.bound import prepare
-from hintline.cleaner.fallback import _CHAIN_MARKERS, fallback
+from hintline.cleaner.fallback import _CHAIN_MARKERS, fallback, fallback_block
 from hintline.cleaner.locate import locate
 from hintline.cleaner.normalise import normalise as normalise_text
 from hintline.cleaner.render import (
@@ -105,15 +107,37 @@ def clean(error: str | bytes | BaseException) -> Hint:
             hint = _matched(prepared)
         if hint is not None:
             return hint
-        # scrub the whole block before the fallback picks a line: the line may hold only part
-        # of a multi-line secret (a PEM body line), which no pattern recognises on its own
+        if isinstance(error, BaseException):
+            return fallback(scrub(block), error)
         if located is None:
-            return fallback(scrub(block), error if isinstance(error, BaseException) else None)
-        message = located.message
-        return fallback(
-            scrub(block),
-            message=None if message is None else scrub(message),
-            failure=located.failure,
-        )
+            return _text_fallback(block, None, True)
+        return _text_fallback(block, located.message, located.failure)
     except Exception:  # clean() is total: a diagnostics library must not crash its host
         return _SAFE
+
+
+def _text_fallback_uncached(block: str, message: str | None, failure: bool) -> Hint:
+    """The fallback of a text no rule or signal claimed: as if the whole block were scrubbed
+    before a line is picked (the line may hold only part of a multi-line secret, a PEM body
+    line, which no pattern recognises on its own); see :func:`fallback_block`."""
+    return fallback_block(block, message=message, failure=failure)
+
+
+# A repeated text that falls back is answered from here (the answer depends on the block, the
+# located record's message and whether a failure record exists, nothing else); the scrub of the
+# whole block and the line pick run once. Long blocks get a small cache of their own, so that
+# the cache never holds more than about 1,024 short and 8 bounded (≤ 64 KiB) blocks.
+_SHORT_BLOCK = 4096
+_short_fallback = functools.lru_cache(maxsize=1024)(_text_fallback_uncached)
+_long_fallback = functools.lru_cache(maxsize=8)(_text_fallback_uncached)
+
+
+def _text_fallback(block: str, message: str | None, failure: bool) -> Hint:
+    cache = _short_fallback if len(block) <= _SHORT_BLOCK else _long_fallback
+    return cache(block, message, failure)
+
+
+def clear_fallback_cache() -> None:
+    """Empty the fallback's block caches (:func:`hintline.cleaner.caches.clear`)."""
+    _short_fallback.cache_clear()
+    _long_fallback.cache_clear()

@@ -48,10 +48,13 @@ def test_searcher_gives_search(ascii_text: bool) -> None:
     data = text.encode()
     for use_re2 in (True, False):
         linear = LinearPattern(PATTERN, use_re2=use_re2)
-        expected = linear.search(text)
+        found = linear.search(text)
+        assert found is not None
+        expected = found.groupdict()
         assert expected == {"function": "Atoi", "what": "invalid syntax"}
         assert linear.searcher(ascii_text)(text, data, 0) == expected
         assert linear.searcher(ascii_text)(text, data, len(data)) is None
+        assert linear.search(text, found.start() + 1) is None
 
 
 def _answers() -> list[tuple[str, object]]:

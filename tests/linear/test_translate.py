@@ -49,6 +49,7 @@ def test_re2_gives_python_groups(rule: object) -> None:
     for text in texts:
         found = python.search(text)
         expected = None if found is None else found.groupdict()
-        assert linear.search(text) == expected, text
+        got = linear.search(text)
+        assert (None if got is None else got.groupdict()) == expected, text
         data = text.encode("utf-8", "surrogatepass")
         assert linear.searcher(len(data) == len(text))(text, data, 0) == expected, text

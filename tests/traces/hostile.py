@@ -35,6 +35,12 @@ def hostile_cases(scale: float = 1.0) -> dict[str, str | bytes]:
         "ruby_frames_100k": "a.rb:1:in `f': x (RuntimeError)\n" + "\tfrom a.rb:1:in `g'\n" * n(100_000),
         "dotnet_frames_100k": "System.Exception: x ---> System.Exception: y\n" + "   at A.B() in /a.cs:line 1\n" * n(100_000),
         "blank_lines_1m": "\n" * n(1_000_000),
+        # runs of empty lines below the general cut (MAX_MESSAGE), and lines PHP's reader passes over
+        "blank_runs_below_cut": "java.lang.X: boom\n\tat a.b.C.d(C.java:1)\n" + ("x" + "\n" * 4000) * n(250),
+        "php_junk_lines": "PHP Fatal error:  Uncaught Exception: x in /a.php:1\nStack trace:\n#0 /a.php(1): f()\n"
+        + ("Fatal error:\n" + "\n" * 7) * n(100_000),
+        "php_near_rows": "PHP Fatal error:  Uncaught Exception: x in /a.php:1\nStack trace:\n#0 /a.php(1): f()\n"
+        + "#1\n" * n(150_000) + "#1 \n" * n(100_000),
         "spaces_10mb": " " * (10 * MB),
         "colons_digits_line": "at " + ":1" * (2 * MB),
         "many_in_line": "   at A.B(" + ") in " * (MB // 5) + ":line 1",

@@ -1,11 +1,18 @@
 """Patterns that run in time linear in the text: RE2 where it can mean what Python means.
 
 :class:`LinearPattern` holds one Python ``re`` pattern. Its :meth:`~LinearPattern.search`
-runs the RE2 spelling (:func:`hintline._linear.translate.to_re2`) on the UTF-8 bytes of the
-text when ``google-re2`` is installed and the pattern translates; otherwise Python's ``re``
-on :func:`~hintline._linear.translate.python_form` of the pattern, inside a window whose size
-is bounded (:data:`WINDOW`), so that even a pattern built to backtrack cannot take long.
-Both give the same groups for every match that fits in the window.
+and :meth:`~LinearPattern.finditer` run the RE2 spelling
+(:func:`hintline._linear.translate.to_re2`) on the UTF-8 bytes of the text when ``google-re2``
+is installed and the pattern translates; otherwise Python's ``re`` on
+:func:`~hintline._linear.translate.python_form` of the pattern, inside a window whose size is
+bounded (:data:`WINDOW`), so that even a pattern built to backtrack cannot take long. Both give
+a :class:`LinearMatch` with the spans and groups Python's match has (character offsets;
+``pos``/``endpos`` as in ``re``), for every match that fits in the window.
+
+Layers, each usable alone: :mod:`hintline._linear.translate` (the spelling),
+:mod:`hintline._linear.matches` (byte offsets back to characters, the match object), this
+module (compiling, choosing the engine, searching); the rule engines call
+:meth:`~LinearPattern.searcher`, the groups only, with nothing to decide per call.
 """
 
 from __future__ import annotations
@@ -14,15 +21,17 @@ import importlib
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from hintline._linear.matches import LinearMatch, Piece
 from hintline._linear.translate import python_form, to_re2, why_not
 
 __all__ = [
     "AVAILABLE",
     "RE2_ENV",
     "WINDOW",
+    "LinearMatch",
     "LinearPattern",
     "LiteralSet",
     "Search",
@@ -108,7 +117,7 @@ class LinearPattern:
         use_re2: ``False`` forces the bounded ``re`` path (what runs without google-re2).
     """
 
-    __slots__ = ("_names", "_programs", "_python", "_searchers", "engine", "pattern")
+    __slots__ = ("_groupindex", "_names", "_programs", "_python", "_searchers", "engine", "pattern")
 
     def __init__(self, pattern: str, *, use_re2: bool | None = None) -> None:
         self.pattern = pattern
@@ -116,6 +125,7 @@ class LinearPattern:
         self._searchers: list[Search | None] = [None, None]
         self._names: tuple[tuple[str, int], ...] | None = None
         self._python: re.Pattern[str] | None = None
+        self._groupindex: dict[str, int] | None = None
         if use_re2 is None:
             use_re2 = re2_enabled()
         usable = AVAILABLE and use_re2 and to_re2(pattern) is not None
@@ -143,34 +153,77 @@ class LinearPattern:
             self._programs[ascii_text] = program
         return program
 
-    def search(self, text: str, data: bytes | None = None, pos: int = 0) -> dict[str, str | None] | None:
-        """The named groups of the first match at or after ``pos``, or ``None``.
+    @property
+    def names(self) -> Mapping[str, int]:
+        """Group name -> group number (the same in the RE2 spelling as in Python)."""
+        if self._groupindex is None:
+            self._groupindex = dict(self.python.groupindex)
+        return self._groupindex
 
-        Args:
-            text: the text.
-            data: ``text`` encoded as UTF-8 (pass it when you have it; encoded here if not).
-            pos: where to start, as an offset into ``data`` (equal to the character offset
-                for ASCII text).
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> LinearMatch | None:
+        """The first match in ``text[pos:endpos]``, as ``re.Pattern.search`` finds it.
+
+        Offsets are characters, as in Python: ``\\b`` and ``^`` see the character before
+        ``pos``; the text ends at ``endpos`` (``$`` matches there, nothing after it is seen).
+        On the ``re`` path the search is :func:`bounded_search` (a match longer than
+        :data:`WINDOW` is not found).
         """
-        if self.engine != "re2":
-            return self._python_search(text, data, pos)
-        if data is None:
-            data = text.encode("utf-8", "surrogatepass")
-        compiled = self._program(len(data) == len(text))
-        if compiled is None:
-            return self._python_search(text, data, pos)
-        spans = compiled.Match(_UNANCHORED, data, pos, len(data))
-        if spans[0][0] < 0:
-            return None
-        out: dict[str, str | None] = {}
-        for name, index in self._names or ():
-            start, end = spans[index]
-            out[name] = None if start < 0 else data[start:end].decode("utf-8", "replace")
-        return out
+        return next(self.finditer(text, pos, endpos), None)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[LinearMatch]:
+        """Every match in ``text[pos:endpos]``, left to right and not overlapping, as
+        ``re.Pattern.finditer`` gives them (after an empty match the next one is looked for
+        from the next character on)."""
+        n = len(text)
+        endpos = n if endpos is None else max(0, min(endpos, n))
+        pos = max(0, pos)
+        if pos > endpos:
+            return
+        if self.engine == "re2":
+            piece = Piece(text, pos, endpos)
+            program = self._program(piece.ascii)
+            if program is not None:
+                yield from self._re2_matches(program, piece)
+                return
+        yield from self._python_matches(text, pos, endpos)
+
+    def _re2_matches(self, program: Any, piece: Piece) -> Iterator[LinearMatch]:
+        data = piece.data
+        size = len(data)
+        names = self.names
+        run = program.Match
+        at = piece.first
+        while at <= size:
+            spans = run(_UNANCHORED, data, at, size)
+            start, end = spans[0]
+            if start < 0:
+                return
+            yield LinearMatch(piece.text, spans, names, piece)
+            if end > start:
+                at = end
+            elif end >= size:
+                return
+            else:  # past the character at ``end``
+                lead = data[end]
+                at = end + (1 if lead < 0xC0 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4)
+
+    def _python_matches(self, text: str, pos: int, endpos: int) -> Iterator[LinearMatch]:
+        regex = self.python
+        names = self.names
+        count = regex.groups + 1
+        while pos <= endpos:
+            found = bounded_search(regex, text, pos, endpos)
+            if found is None:
+                return
+            yield LinearMatch(text, tuple(found.span(i) for i in range(count)), names)
+            start, end = found.span()
+            pos = end if end > start else end + 1
 
     def searcher(self, ascii_text: bool) -> Search:
-        """:meth:`search` for texts whose UTF-8 is ASCII (``ascii_text``) or not, as one
-        callable with nothing left to decide per call (the engines keep one per rule)."""
+        """The named groups of the first match (a :data:`Search`: from a byte offset of the
+        UTF-8 text, as :meth:`search` finds it) for texts whose UTF-8 is ASCII (``ascii_text``)
+        or not, as one callable with nothing left to decide per call (the engines keep one per
+        rule)."""
         found = self._searchers[ascii_text]
         if found is not None:
             return found

@@ -95,6 +95,28 @@ class LiteralScreen:
                 pass
         return any(literal in text for literal in self.literals)
 
+    def which(self, text: str) -> frozenset[int]:
+        """The indexes (in :attr:`literals`) of every literal that occurs in ``text``: one pass
+        that does not stop at the first hit."""
+        database = self._database if self._database is not None else self._compile()
+        if database is not None:
+            found: set[int] = set()
+
+            def on_hit(index: int, _from: int, _to: int, _flags: int, _ctx: object) -> None:
+                found.add(index)
+
+            try:
+                scratch = getattr(self._local, "scratch", None)
+                if scratch is None:
+                    import hyperscan as hs
+
+                    scratch = self._local.scratch = hs.Scratch(database)
+                database.scan(text.encode("utf-8"), on_hit, 0, None, scratch)
+                return frozenset(found)
+            except Exception:  # lone surrogates, a re-entrant call: the plain checks decide
+                pass
+        return frozenset(i for i, literal in enumerate(self.literals) if literal in text)
+
     def last(self, text: str, start: int = 0, end: int | None = None) -> int:
         """Where the last occurrence of any literal in ``text[start:end]`` starts, or -1.
 

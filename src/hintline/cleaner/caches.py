@@ -14,9 +14,11 @@ __all__ = ["clear"]
 
 def clear() -> None:
     """Empty every cache of ``clean()`` that depends on its input."""
+    from hintline import hint
     from hintline.cleaner import fallback, render, signals
     from hintline.traces._memo import clear_memos
 
+    hint.clear_fallback_cache()
     render.clear_cache()
     signals._completed.clear()
     fallback._fallback_hint.cache_clear()

@@ -2,7 +2,8 @@
 
 In order: the root cause found by :func:`hintline.traces.parse_trace` (``Type: message``);
 else the last ``Caused by:`` line (Java); else the last exception line (``Type: message`` in
-Python, JavaScript, PHP, Go, ...); else the first line that is not a stack frame.
+Python, JavaScript, PHP, Go, ...); else the first line that says something: not a stack frame,
+banner, ruler, log record below ERROR, JSON/HTML left-over, nor a progress or status line.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ __all__ = [
     "NO_ERROR_LINE",
     "PLAIN",
     "fallback",
+    "fallback_block",
     "keep_chain_root",
     "pick_line",
     "pick_line_with_strength",
@@ -107,7 +109,13 @@ def _last_caused_by(text: str) -> str | None:
     """The root cause of a ``Caused by:`` chain: the last one at the start of its line (a JVM
     chain; an indented one belongs to a ``Suppressed:`` block), else the last indented one;
     a bare ``Caused by:`` heads a list (Rust anyhow), whose last item is the root."""
-    indented = None
+    return _last_caused_by_at(text)[0]
+
+
+def _last_caused_by_at(text: str) -> tuple[str | None, int, bool]:
+    """:func:`_last_caused_by`, where its line starts, and whether it is an indented one
+    (``(None, -1, False)`` when there is none)."""
+    indented: tuple[str | None, int, bool] = (None, -1, False)
     index = text.rfind(_CAUSED_BY)
     while index >= 0:
         raw = _line_at(text, index)
@@ -117,9 +125,11 @@ def _last_caused_by(text: str) -> str | None:
             if not rest:
                 rest = _last_list_item(text, index) or ""
             if rest:
+                start = text.rfind("\n", 0, index) + 1
                 if not raw[:1].isspace():
-                    return rest
-                indented = indented or rest
+                    return rest, start, False
+                if indented[0] is None:
+                    indented = (rest, start, True)
         index = text.rfind(_CAUSED_BY, 0, index)
     return indented
 
@@ -142,18 +152,23 @@ def _last_list_item(text: str, index: int) -> str | None:
 
 
 def _last_exception_line(text: str) -> str | None:
+    return _last_exception_at(text)[0]
+
+
+def _last_exception_at(text: str) -> tuple[str | None, int]:
+    """The last line reading ``Type: message`` and where it starts (``(None, -1)``: none)."""
     end = len(text)
     while end > 0:
         colon = text.rfind(": ", 0, end)  # frames have no ": ", exception lines do
         if colon < 0:
-            return None
+            return None, -1
         start = text.rfind("\n", 0, colon) + 1
         line_end = text.find("\n", colon)
         found = _exception_line(text[start : len(text) if line_end < 0 else line_end])
         if found is not None:
-            return found
+            return found, start
         end = start
-    return None
+    return None, -1
 
 
 # Lines that say nothing about the failure: banners and rulers, a bare word, a JSON or HTML
@@ -171,6 +186,61 @@ _USELESS = re.compile(
 )
 
 
+# Progress and status lines: a tool reporting what it is doing, never what failed. A status
+# glyph (Docker compose's `[+]`, a spinner frame, a done tick, a BuildKit step `#5`), a progress
+# verb opening the line (after a tag: a layer id, `remote:`, `go:`), or a progress measure (a
+# percentage, `12.3/45.6 MB`, a bar). A line that also names a failure is not one of them.
+_PROGRESS = re.compile(
+    r"""[ \t]*(?:
+        \[[+*]\][ ] | [\u2800-\u28ff✔✓] | [━█▉▊▋▌▍▎▏░▒▓]{3} | \#\d+[ ]
+      | (?:[\w.\-]{1,64}:[ ])?[ \t]*
+        (?:Pulling|Pulled|Pull[ ]complete|Pushing|Pushed|Downloading|Downloaded|Download[ ]complete
+          |Extracting|Verifying|Waiting|Already[ ]exists|Collecting|Installing|Uninstalling
+          |Successfully[ ]installed|Using[ ]cached|Requirement[ ]already[ ]satisfied|Looking[ ]in
+          |Processing|Would[ ]install|Cloning[ ]into|Receiving[ ]objects|Resolving[ ]deltas
+          |Counting[ ]objects|Compressing[ ]objects|Enumerating[ ]objects|Unpacking[ ]objects
+          |Total[ ]\d+[ ]\(delta|Compiling|Updating|Fetching|Resolving|Building|Preparing
+          |Reading[ ]package[ ]lists|Building[ ]dependency[ ]tree|(?:Get|Hit|Ign):\d+
+          |Digest:[ ]sha256|Status:[ ]Downloaded|added[ ]\d+[ ]packages?|up[ ]to[ ]date
+          |Step[ ]\d+/\d+|Sending[ ]build[ ]context|downloading|extracting)\b
+    )""",
+    re.VERBOSE,
+)
+# A progress measure anywhere on the line: a percentage, a rate, a bar, or a counter ending the
+# line. Each is searched only when its literal is on the line (a search per position of a
+# regex with no literal costs ~40 ns a character); each fails within a bounded step or a run it
+# consumes, so a hostile line costs linear time.
+_PERCENT = re.compile(r"\d%")
+_RATE = re.compile(r"\d[ ]?[kMG]i?B/s")
+_BAR = re.compile(r"\[=*>?[ ]*\]")
+_COUNTER = re.compile(r"\d/\d+$")
+
+
+def _has_measure(line: str) -> bool:
+    if "%" in line and _PERCENT.search(line):
+        return True
+    if "B/s" in line and _RATE.search(line):
+        return True
+    if "[" in line and _BAR.search(line):
+        return True
+    return "/" in line and _COUNTER.search(line.rstrip(" ")[-32:]) is not None
+# Words that make a line a failure report even when it reads like progress (searched in the
+# lower-cased line: a case-insensitive alternation costs ~10 µs a short line, this ~1.5).
+_FAILURE_WORDS = (
+    "error", "fail", "fatal", "denied", "refused", "unable", "cannot", "can't", "could not",
+    "invalid", "not found", "unauthori", "forbidden", "timeout", "timed out", "time out",
+    "exception", "abort", "panic", "✘", "✗", "×",
+)  # fmt: skip
+_FAILURE_WORD = re.compile("|".join(re.escape(word) for word in _FAILURE_WORDS))
+
+
+def _is_progress(line: str) -> bool:
+    """Whether ``line`` reports progress or status, and no failure."""
+    if _PROGRESS.match(line) is None and not _has_measure(line):
+        return False
+    return _FAILURE_WORD.search(line.lower()) is None
+
+
 def _first_plain_line(text: str) -> str | None:
     start = 0
     size = len(text)
@@ -180,7 +250,12 @@ def _first_plain_line(text: str) -> str | None:
             end = size
         line = text[start:end]
         start = end + 1
-        if line.strip() and not _FRAME.match(line) and not _USELESS.match(line):
+        if (
+            line.strip()
+            and not _FRAME.match(line)
+            and not _USELESS.match(line)
+            and not _is_progress(line)
+        ):
             return line.strip()
     return None
 
@@ -303,6 +378,135 @@ def fallback(
     if line is not None and len(line) > _MAX_CACHED_VALUE:
         return _fallback_hint_uncached(line)
     return _fallback_hint(line)
+
+
+def fallback_block(block: str, *, message: str | None = None, failure: bool = True) -> Hint:
+    """:func:`fallback` of a text block that has not been scrubbed yet: the same hint as
+    ``fallback(scrub(block), message=scrub(message), failure=failure)``, without scrubbing all
+    of a long block when the line it names sits near its end.
+
+    A line is picked from the *raw* block first. When that is the last ``Caused by:`` or
+    exception line (the picks made from the end of the text) of a long block, only a window is
+    scrubbed: from :data:`_WINDOW_LINES` lines above that line to the end of the block, and the
+    line is picked again from the scrubbed window. Why this is the same line as from the whole
+    scrubbed block, and no secret can reach it unmasked:
+
+    * the scrubber's own contract (:class:`~hintline.scrub.SecretPattern`: ``trigger``,
+      ``reach``, ``lines``): a match starts on the line where its trigger ends and spans at
+      most ``lines`` lines, so what masks the window's lines below its first
+      :data:`_WINDOW_LINES` is found in the window, as it is in the whole block;
+    * a pattern that may span any number of lines (``multiline``: a PEM body) has its trigger
+      anywhere above; if the literal that opens its trigger occurs anywhere in the block (or the
+      trigger opens with no literal), the whole block is scrubbed, as before;
+    * the window's pick must come from below its first :data:`_WINDOW_LINES` lines, and a
+      ``Caused by:`` pick must be one at the start of its line (an indented one gives way to
+      any unindented one above); otherwise the whole block is scrubbed;
+    * a chained trace (:data:`_CHAIN_MARKERS`) sends the pick to the trace parser, which reads
+      the whole text: the whole block is scrubbed. Masking never writes a marker (``***``
+      holds none of their characters), so the raw block's screen decides for the scrubbed one;
+    * masking creates no ``Caused by:`` line (it may hide one): the window must find a
+      ``Caused by:`` exactly when the raw block has one, so an exception-line pick from the
+      window is never overtaken by a ``Caused by:`` above it.
+
+    ``tests/cleaner/test_fallback_window.py`` holds it to the whole-block path on every fixture
+    and on generated blocks with PEM keys, YAML block scalars and folded values planted around
+    the picked line.
+    """
+    scrubbed_message = None if message is None else scrub(message)
+    if failure and len(block) > _WINDOW_MIN:
+        hint = _fallback_window(block)
+        if hint is not None:
+            return hint
+    return fallback(scrub(block), message=scrubbed_message, failure=failure)
+
+
+_WINDOW_MIN = 4096
+"""Blocks up to this long are scrubbed whole (one scan of a few KiB costs less than the checks)."""
+_WINDOW_LINES = 16
+"""Lines scrubbed above the picked line: many times the most lines a secret pattern spans (2)."""
+
+
+def _multiline_literals() -> tuple[str, ...] | None:
+    """The literal opening the trigger of every pattern of the default scrubber that may span
+    any number of lines, or ``None`` when one has no such literal (then no window is safe)."""
+    from hintline import scrub as scrub_package
+
+    scrubber = scrub_package._DEFAULT
+    cached = _LITERALS.get(id(scrubber))
+    if cached is not None and cached[0] is scrubber:
+        return cached[1]
+    literals: list[str] | None = []
+    for pattern in scrubber.patterns:
+        if pattern.multiline:
+            lead = _LITERAL_LEAD.match(pattern.trigger or pattern.pattern)
+            if lead is None or len(lead.group()) < 3 or literals is None:
+                literals = None
+            else:
+                literals.append(lead.group())
+    result = None if literals is None else tuple(literals)
+    _LITERALS.clear()
+    _LITERALS[id(scrubber)] = (scrubber, result)
+    return result
+
+
+_CAUSED_BY_INDEX = 0
+
+
+def _blockers(literals: tuple[str, ...]) -> LiteralScreen:
+    """One screen for ``Caused by:`` (index 0), the chain markers and the multi-line secrets'
+    literals: one pass over a long block answers all three (``in`` or ``rfind`` costs about as
+    much as a pass per literal on 64 KiB)."""
+    screen = _BLOCKERS.get(literals)
+    if screen is None:
+        screen = LiteralScreen((_CAUSED_BY, *_CHAIN_MARKERS, *literals))
+        _BLOCKERS.clear()
+        _BLOCKERS[literals] = screen
+    return screen
+
+
+_BLOCKERS: dict[tuple[str, ...], LiteralScreen] = {}
+_LITERAL_LEAD = re.compile(r"[A-Za-z0-9 _\-]+(?![?*{])")
+_LITERALS: dict[int, tuple[object, tuple[str, ...] | None]] = {}
+
+
+def _fallback_window(block: str) -> Hint | None:
+    """The fallback from a scrubbed window at the end of ``block`` (see :func:`fallback_block`),
+    or ``None`` when the whole block must be scrubbed."""
+    literals = _multiline_literals()
+    if literals is None:
+        return None
+    found = _blockers(literals).which(block)
+    if len(found) > 1 or (found and _CAUSED_BY_INDEX not in found):
+        return None  # a multi-line secret may open anywhere above, or a chained trace
+    line, start, indented = (
+        _last_caused_by_at(block) if _CAUSED_BY_INDEX in found else (None, -1, False)
+    )
+    caused_by = line is not None
+    if not caused_by:
+        line, start = _last_exception_at(block)
+        if line is None:
+            return None
+    elif indented:
+        return None
+    cut = start  # where the window starts: _WINDOW_LINES lines above the picked line
+    for _ in range(_WINDOW_LINES):
+        if cut == 0:
+            return None  # the window would be the whole block
+        cut = block.rfind("\n", 0, cut - 1) + 1
+    window = scrub(block[cut:])
+    zone = -1
+    for _ in range(_WINDOW_LINES):
+        zone = window.find("\n", zone + 1)
+        if zone < 0:
+            return None
+    picked, at, indented = _last_caused_by_at(window)
+    if (picked is not None) != caused_by:
+        return None  # a masked `Caused by:` line: the whole block may hold an earlier one
+    if picked is None:
+        picked, at = _last_exception_at(window)
+    if picked is None or indented or at <= zone:
+        return None
+    return fallback(window)  # picks that same line again (no chain marker: screened above)
 
 
 def _fallback_hint_uncached(line: str | None) -> Hint:

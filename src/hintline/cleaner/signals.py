@@ -38,10 +38,11 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hintline._linear import LinearPattern, re2_enabled
 from hintline.categories import Category
 from hintline.cleaner import match as _engine
 from hintline.rules._model import Example
@@ -270,6 +271,34 @@ def _http_status(token: str) -> Category | None:
     return None
 
 
+# A status named instead of numbered, where a client prints the server's name for it as the
+# error itself: the Kubernetes API's ``Status.reason`` (kubectl ``Error from server (NotFound)``,
+# ``You must be logged in to the server (Unauthorized)``) and the OCI distribution spec's error
+# codes as the Docker and containerd clients print them (``unauthorized: authentication
+# required``, ``toomanyrequests: ...``). Only names that are HTTP statuses and nothing else.
+_STATUS_REASONS: Mapping[str, str] = {
+    "Unauthorized": "401",
+    "Forbidden": "403",
+    "NotFound": "404",
+    "MethodNotAllowed": "405",
+    "Conflict": "409",
+    "Gone": "410",
+    "RequestEntityTooLarge": "413",
+    "UnsupportedMediaType": "415",
+    "TooManyRequests": "429",
+    "InternalError": "500",
+    "ServiceUnavailable": "503",
+}
+_REGISTRY_CODES: Mapping[str, str] = {"unauthorized": "401", "toomanyrequests": "429"}
+_STATUS_NAMES: Mapping[str, str] = {**_STATUS_REASONS, **_REGISTRY_CODES}
+
+
+def _status_name(token: str) -> Category | None:
+    """The category of a status printed by its name (:data:`_STATUS_NAMES`)."""
+    status = _STATUS_NAMES.get(token)
+    return None if status is None else _http_status(status)
+
+
 VOCABULARIES: Mapping[str, Callable[[str], Category | None]] = {
     "cls": CLASSES.get,
     "apitype": API_ERROR_TYPES.get,
@@ -279,6 +308,7 @@ VOCABULARIES: Mapping[str, Callable[[str], Category | None]] = {
     "winerror": WIN_ERRORS.get,
     "grpc": GRPC_CODES.get,
     "status": _http_status,
+    "statusname": _status_name,
 }
 """By the name of a signal's token group: what decides the category of the captured token."""
 
@@ -291,6 +321,7 @@ _TOKEN_LABEL: Mapping[str, str] = {
     "winerror": "WinError {}",
     "grpc": "gRPC {}",
     "status": "HTTP {}",
+    "statusname": "HTTP {}",
 }
 """How the hint names the token the runtime printed."""
 
@@ -552,7 +583,7 @@ SIGNALS: tuple[Signal, ...] = (
         pattern=(
             r"(?i:\bHTTP(?:/[0-9.]{1,3})?|\bHTTP status|\bstatus|\bstatusCode|\bstatus_code|"
             r"\bstatus code|\bresponse code|\bError code|\bhttp_code|\bcode)[\"']?(?: |: |=|:|\[)"
-            r"(?P<status>[45]\d\d)\b"
+            r"E?(?P<status>[45]\d\d)\b"
         ),
         why="A status next to HTTP, status, statusCode, code or Error code: (app-thrown errors, error properties, SDKs, Tomcat's HTTP Status page) is a status.",
         examples=(
@@ -568,8 +599,57 @@ SIGNALS: tuple[Signal, ...] = (
                 '/v1/search',
                 _FX + 'node-app-property-429.txt',
             ),
+            Example(
+                "npm error code E401\nnpm error Incorrect or missing password.\n",
+                "Hint: The request was not authenticated (HTTP 401); valid credentials are required, so do not repeat the same call without them.",
+                None,
+                _FX + "http401-npm.txt",
+            ),
         ),
-        near_misses=("order status 4001 pending", "code 4040", "line 404 of app.py"),
+        near_misses=("order status 4001 pending", "code 4040", "line 404 of app.py", "error[E0401]"),
+    ),
+    Signal(
+        code="SG010",
+        name="signal.http-status-name",
+        pattern=r"\((?P<statusname>" + _alternation(_STATUS_REASONS) + r")\)",
+        why="A status printed by its name in parentheses as the error itself: the Kubernetes API's Status reason as kubectl prints it (Error from server (NotFound), You must be logged in to the server (Unauthorized)).",
+        examples=(
+            Example(
+                'Error from server (NotFound): pods "web" not found\n',
+                "Hint: The requested resource was not found (HTTP 404 NotFound); check the id, name or path, or create it before using it.",
+                None,
+                _FX + "kubectl-notfound.txt",
+            ),
+            Example(
+                'Error from server (Forbidden): secrets is forbidden: User "dev" cannot list resource "secrets" in API group "" in the namespace "default"\n',
+                "Hint: Access is forbidden (HTTP 403 Forbidden); these credentials may not do this, so do not retry: use an allowed resource or ask for access.",
+                None,
+                _FX + "kubectl-forbidden.txt",
+            ),
+        ),
+        near_misses=(
+            "Permission denied (publickey).",
+            "the (unauthorized) flag is off",
+            "(NotFoundException)",
+        ),
+    ),
+    Signal(
+        code="SG011",
+        name="signal.registry-error-code",
+        pattern=r"(?:^|\n|: )(?P<statusname>" + _alternation(_REGISTRY_CODES) + r"): ",
+        why="The OCI distribution spec's error codes, printed by the Docker and containerd clients as `code: message` (unauthorized: authentication required, toomanyrequests: ...), are HTTP statuses by name.",
+        examples=(
+            Example(
+                'Error response from daemon: Head "https://registry.acme.dev/v2/reports/api/manifests/1.4.2": unauthorized: authentication required\n',
+                "Hint: The request was not authenticated (HTTP 401 unauthorized); valid credentials are required, so do not repeat the same call without them.",
+                None,
+                _FX + "doc-docker-pull-401.txt",
+            ),
+        ),
+        near_misses=(
+            "unauthorized access attempt was logged",
+            "the unauthorized: flag",
+        ),
     ),
 )
 """Every signal, in priority order (the first listed that matches wins)."""
@@ -580,7 +660,11 @@ SIGNALS: tuple[Signal, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class KeyShape:
-    """Where a family's key is printed. ``key`` is the key; with ``port``, ``key:port``."""
+    """Where a family's key is printed. ``key`` is the key; with ``port``, ``key:port``.
+
+    ``pattern`` is searched in linear time (:class:`hintline._linear.LinearPattern`), so it
+    must mean the same on RE2 (:func:`hintline._linear.to_re2` tells); ``\\b`` is an ASCII
+    word boundary, as in the rule table's patterns."""
 
     pattern: str
     why: str
@@ -865,26 +949,88 @@ def _find_key(category: Category, text: str, start: int = 0) -> str | None:
     start of its line): the first key shape that matches from that line on; else, except for
     file paths, the nearest line above it that holds one (node's error dumps print the message
     before the code). A
-    suggestion (a ``HINT:`` line) and a stack frame's file are never the key."""
+    suggestion (a ``HINT:`` line) and a stack frame's file are never the key.
+
+    The shapes run on RE2 (:class:`~hintline._linear.LinearPattern`: linear in the text, so the
+    whole text is searched). A shape on Python's ``re`` instead (google-re2 not installed, RE2
+    turned off, a shape RE2 cannot take) only sees :data:`KEY_WINDOW` characters from the
+    failure's line on and as many above it: a shape's bounded quantifiers make it backtrack up
+    to a few hundred steps per character (``[\\w.~-]{0,100}/…``), so the window is what bounds
+    its time."""
     family = family_of(category)
     if family is None or not HINTS[category][0]:
         return None
     shapes = KEY_SHAPES[family]
     found = _first_key(shapes, text, start, len(text))
-    end = start if family in _LOOK_ABOVE else 0
-    while found is None and end > 0:
-        line_start = text.rfind("\n", 0, end - 1) + 1
-        found = _first_key(shapes, text, line_start, end)
-        end = line_start
+    if found is None and family in _LOOK_ABOVE:
+        found = _nearest_above(shapes, text, start)
     return found
+
+
+ABOVE_CHUNK = 1024
+"""The lines above a failure are searched this many characters (whole lines) at a time, nearest
+first: one search per shape and chunk rather than per line (64 KiB of empty lines above a
+failure cost 65,000 searches per shape, 0.7 s, when each line was searched alone)."""
+
+
+def _nearest_above(shapes: tuple[KeyShape, ...], text: str, start: int) -> str | None:
+    """The key on the nearest line above ``start`` (a line start) that holds one: on that line,
+    the first shape in order that matches there, its first acceptable match.
+
+    No key shape of a family that looks above matches a newline (a test holds them to it), so a
+    match found in a chunk of lines lies on one line, and is the match a search of that line
+    alone finds."""
+    end = start
+    while end > 0:
+        lo = text.rfind("\n", 0, max(end - ABOVE_CHUNK, 0)) + 1  # whole lines
+        best_line = -1
+        best: str | None = None
+        for shape in shapes:
+            pattern = _shape_pattern(shape.pattern)
+            first = lo
+            if pattern.engine != "re2":  # backtracking: only lines near the failure's
+                first = max(lo, _line_at_or_after(text, start - KEY_WINDOW))
+                if first >= end:
+                    continue
+            if not _guard_passes(shape.pattern, text[first:end]):
+                continue
+            for line_start, key in _keys(pattern, text, first, end, limit=MAX_CANDIDATES):
+                if line_start > best_line:  # the nearest line; on it, the first shape's
+                    best_line, best = line_start, key
+        if best is not None:
+            return best
+        end = lo
+    return None
+
+
+def _line_at_or_after(text: str, at: int) -> int:
+    """The start of the first line that starts at or after ``at``."""
+    if at <= 0:
+        return 0
+    if text[at - 1] == "\n":
+        return at
+    newline = text.find("\n", at)
+    return len(text) if newline < 0 else newline + 1
 
 
 _LOOK_ABOVE = frozenset({"constraint", "schema", "check", "http", "network", "dns"})
 """Families whose key may be printed above the located line (node's error dumps); a file's
 path is not looked for there (the lines above are frames and source)."""
 
+KEY_WINDOW = 1024
+"""Characters a key shape on Python's ``re`` looks at below the failure's line start, and
+above it (see :func:`_find_key`); its worst text costs the network family (six shapes) about 2 ms."""
+
+MAX_CANDIDATES = 1024
+"""Matches of one shape looked at per search (below the failure, or in one chunk of lines
+above it), after which the shape gives up: a text built of matches that are no key (a stack
+frame's file, ``Net.java:672``) costs a search per match; real traces skip at most a few dozen
+(42 in a 4.7 KB JVM trace, the most in the golden corpus), a 64 KiB trace of them about 500."""
+
 _WINDOWS_PATH = re.compile(r"[A-Za-z]:\\|\\\\")
 _SUGGESTION_LABELS = ("hint", "tipp", "astuce", "tip:", "did you mean")
+_LABEL_WIDTH = max(len(label) for label in _SUGGESTION_LABELS)
+_NOT_SPACE = re.compile(r"\S")
 
 
 def _shape_guard(pattern: str) -> tuple[tuple[str, ...], bool]:
@@ -902,15 +1048,29 @@ def _shape_guard(pattern: str) -> tuple[tuple[str, ...], bool]:
 _shape_guards: dict[str, tuple[tuple[str, ...], bool]] = {}
 
 
+def _guard_passes(pattern: str, window: str) -> bool:
+    """Whether ``window`` holds one of the shape's guard literals (or it has none)."""
+    literals, caseless = _shape_guard(pattern)
+    if not literals:
+        return True
+    haystack = window.casefold() if caseless else window
+    return any(literal in haystack for literal in literals)
+
+
 def _first_key(shapes: tuple[KeyShape, ...], text: str, start: int, end: int) -> str | None:
-    # the guards look in the window only (a match lies in it, and so does its literal): the
-    # look-above loop calls this once per line, and looking in the whole text each time made a
-    # key search quadratic (a millisecond on a 5 KB trace)
-    window = text[start:end]
+    """The key of the first shape with an acceptable match in ``text[start:end]``."""
+    # the guards look in the window only (a match lies in it, and so does its literal)
+    window: str | None = None
     folded: str | None = None
     for shape in shapes:
+        pattern = _shape_pattern(shape.pattern)
+        stop = end
+        if pattern.engine != "re2":  # backtracking: only a bounded window (see _find_key)
+            stop = min(end, start + KEY_WINDOW)
         literals, caseless = _shape_guard(shape.pattern)
         if literals:
+            if window is None:
+                window = text[start:end]
             if caseless:
                 folded = window.casefold() if folded is None else folded
                 haystack = folded
@@ -918,22 +1078,47 @@ def _first_key(shapes: tuple[KeyShape, ...], text: str, start: int, end: int) ->
                 haystack = window
             if not any(literal in haystack for literal in literals):
                 continue
-        for found in _compiled(shape.pattern).finditer(text, start, end):
-            if text.endswith("File ", 0, found.start()) or text.endswith("File \"", 0, found.start()):
-                continue  # File "/srv/app.py", line 3: a stack frame's file, not the key
-            line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()].lstrip().lower()
-            if line.startswith(_SUGGESTION_LABELS):
-                continue  # HINT: Perhaps you meant "users.email": a suggestion, not the key
-            key = found.group("key")
-            if "\\" in key and "/" not in key and not _WINDOWS_PATH.match(key):
-                continue  # "\0" in a source line is an escape, not a Windows path
-            groups = found.groupdict()
-            if groups.get("port"):
-                if key.rpartition(".")[2].lower() in _SOURCE_FILES:
-                    continue  # Net.java:672 is a stack frame, not host:port
-                key = f"{key}:{groups['port']}"
+        for _line, key in _keys(pattern, text, start, stop, limit=MAX_CANDIDATES):
             return key
     return None
+
+
+def _keys(
+    pattern: LinearPattern, text: str, start: int, end: int, *, limit: int | None = None
+) -> Iterator[tuple[int, str]]:
+    """``(line start, key)`` of each match of ``pattern`` in ``text[start:end]`` that is a key
+    (not a stack frame's file, not in a suggestion, not an escape, not ``file.java:672``), in
+    order; ``limit``: the matches looked at, at most."""
+    seen = -1  # the last match's start
+    line_start = 0
+    first_word = 0  # where the text of that match's line starts
+    for number, found in enumerate(pattern.finditer(text, start, end)):
+        if number == limit:
+            return
+        at = found.start()
+        if text.endswith("File ", 0, at) or text.endswith("File \"", 0, at):
+            continue  # File "/srv/app.py", line 3: a stack frame's file, not the key
+        # matches come left to right: each character is looked at once to place them on their
+        # lines, however many matches a long line holds
+        newline = text.rfind("\n", 0 if seen < 0 else seen, at)
+        if newline >= 0 or seen < 0:
+            line_start = newline + 1
+            word = _NOT_SPACE.search(text, line_start)  # stops at the match's text at the latest
+            first_word = len(text) if word is None else word.start()
+        seen = at
+        if first_word < at:
+            label = text[first_word : min(at, first_word + _LABEL_WIDTH)].lower()
+            if label.startswith(_SUGGESTION_LABELS):
+                continue  # HINT: Perhaps you meant "users.email": a suggestion, not the key
+        key = found.group("key") or ""
+        if "\\" in key and "/" not in key and not _WINDOWS_PATH.match(key):
+            continue  # "\0" in a source line is an escape, not a Windows path
+        port = found.group("port") if "port" in pattern.names else None
+        if port:
+            if key.rpartition(".")[2].lower() in _SOURCE_FILES:
+                continue  # Net.java:672 is a stack frame, not host:port
+            key = f"{key}:{port}"
+        yield line_start, key
 
 
 _SOURCE_FILES = frozenset(
@@ -942,13 +1127,15 @@ _SOURCE_FILES = frozenset(
 """Extensions that make ``name.ext:123`` a source location rather than ``host:port``."""
 
 
-_cache: dict[str, re.Pattern[str]] = {}
+_shapes: dict[tuple[str, bool], LinearPattern] = {}
 
 
-def _compiled(pattern: str) -> re.Pattern[str]:
-    compiled = _cache.get(pattern)
+def _shape_pattern(pattern: str) -> LinearPattern:
+    """A key shape's linear-time pattern (one per pattern and RE2 switch, see ``set_re2``)."""
+    enabled = re2_enabled()
+    compiled = _shapes.get((pattern, enabled))
     if compiled is None:
-        compiled = _cache[pattern] = re.compile(pattern)
+        compiled = _shapes[(pattern, enabled)] = LinearPattern(pattern, use_re2=enabled)
     return compiled
 
 
@@ -1059,7 +1246,8 @@ def classify(text: str) -> Hint | None:
         raw = raw.replace("\\\\", "\\")  # a Python repr's doubled backslashes
     key = None if raw is None else normalise(raw, split=False)
     with_key, without_key = HINTS.get(category, ("", "The runtime reported {token}."))
-    label = _TOKEN_LABEL[group].format(token)
+    shown = f"{_STATUS_NAMES[token]} {token}" if group == "statusname" else token
+    label = _TOKEN_LABEL[group].format(shown)
     template = with_key if key is not None and with_key else without_key
     text_out = template.format(key=key, token=label)
     return make_hint(category, text_out, signal.name, None if key is None else scrub(key))

@@ -248,4 +248,37 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
     ),
+    Rule(
+        code="HT012",
+        name="http.credentials-required",
+        category=Category.HTTP_UNAUTHORIZED,
+        pattern=(
+            r"(?:You must be logged in to the server|fatal: Authentication failed for '|"
+            r"could not read (?:Username|Password) for '[^'\n]*': terminal prompts disabled)"
+        ),
+        hint="The request was not authenticated (HTTP 401); valid credentials are required, so do not repeat the same call without them.",
+        why="Clients that print their own words for an HTTP 401 instead of the status: kubectl (You must be logged in to the server), git over HTTP (Authentication failed for, or no terminal to ask for a user name).",
+        key_group=None,
+        examples=(
+            Example(
+                "error: You must be logged in to the server (the server has asked for the client to provide credentials)",
+                "Hint: The request was not authenticated (HTTP 401); valid credentials are required, so do not repeat the same call without them.",
+                None,
+                "tests/rules/fixtures/signals/http401-kubectl.txt",
+            ),
+            Example(
+                "Cloning into '/tmp/hintline-401-a71f4_57/clone2'...\nfatal: Authentication failed for 'http://127.0.0.1:42633/acme/reports.git/'",
+                "Hint: The request was not authenticated (HTTP 401); valid credentials are required, so do not repeat the same call without them.",
+                None,
+                "tests/rules/fixtures/signals/http401-git-credentials.txt",
+            ),
+            Example(
+                "Cloning into '/tmp/hintline-401-a71f4_57/clone'...\nfatal: could not read Username for 'http://127.0.0.1:42633': terminal prompts disabled",
+                "Hint: The request was not authenticated (HTTP 401); valid credentials are required, so do not repeat the same call without them.",
+                None,
+                "tests/rules/fixtures/signals/http401-git.txt",
+            ),
+        ),
+        near_misses=("You must be logged in to comment", "Authentication failed for user \"app\""),
+    ),
 )

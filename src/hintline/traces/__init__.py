@@ -21,7 +21,7 @@ from hintline.traces._jvm import parse_jvm
 from hintline.traces._live import trace_from_exception
 from hintline.traces._model import ExceptionInfo, Frame, Trace
 from hintline.traces._node import parse_node
-from hintline.traces._php import parse_php
+from hintline.traces._php import MAX_HEADER, parse_php, reading_text
 from hintline.traces._python import parse_python
 from hintline.traces._raw import MAX_MESSAGE, RawTrace
 from hintline.traces._ruby import parse_ruby
@@ -108,14 +108,87 @@ def _cut_blank_runs(text: str) -> str:
     return "".join(parts)
 
 
-def _split(text: str) -> list[str]:
-    lines = text.split("\n")
+def _split(text: str, lines: list[str] | None = None) -> list[str]:
+    """The lines of ``text`` (``lines``: ``text.split("\\n")`` when the caller has it)."""
+    if lines is None:
+        lines = text.split("\n")
     if len(lines) > _KEPT_BLANKS and lines.count("") > _KEPT_BLANKS:  # (then only: a C scan)
         text = _cut_blank_runs(text)
         lines = text.split("\n")
     if "\r" in text:
         lines = [line.rstrip("\r") for line in lines]
     return lines
+
+
+# How many empty lines in a row each reader tells apart: a longer run reads as this many. The
+# language vote skips empty lines, and most readers do for a second empty line what they did
+# for the first (each keeps this true; tests/traces/test_blank_runs.py checks it on every
+# fixture with runs of every length around the bound):
+# - python: ends a message (state idle), or is a source line after a frame (caret column 0);
+# - java: ends a frame run and drops an untyped candidate, or is skipped while a ``Caused by:``
+#   awaits its frames;
+# - javascript: ends a frame run, drops a candidate outside a ``{`` block;
+# - go: no message or frame is read from it; it ends a goroutine block;
+# - dotnet: ends the frames, else it is skipped; ruby: skipped;
+# - php: taken into a header of at most MAX_HEADER lines (a longer one is dropped), else skipped;
+# - rust: a panic message takes every empty line up to MAX_MESSAGE: the general cut.
+_PHP_BLANKS = MAX_HEADER
+_BLANK_RUNS = {
+    "python": 1, "java": 1, "javascript": 1, "go": 1, "dotnet": 1, "ruby": 1, "php": _PHP_BLANKS, "rust": _KEPT_BLANKS,
+}
+_RUNS = re.compile(r"\n\n\n+")  # two or more empty lines (``\n{3,}``; a single character repeated)
+# more than _PHP_BLANKS empty lines, taken only from a run's first newline (an attempt inside a
+# short run would read to its end again: quadratic in the bound); the leading newline lets the
+# engine skip to the next newline between attempts
+_PHP_RUNS = re.compile(rf"\n(?<!\n\n)\n{{{_PHP_BLANKS + 1},}}")
+
+
+# The readers that pass over most lines outside a window, with what they can read of a text
+# (the text without the lines they would pass over). Its C scans cost about what reading 100
+# lines does, so a text is screened only when it has many lines, and short ones (a real stack
+# row is longer: a text of them is read faster as it is)
+_READING = {"php": reading_text}
+_MANY_LINES = 512
+_SHORT_LINES = 24  # characters a line on average
+
+
+def _lines(text: str, hint: str | None) -> tuple[list[str], str | None]:
+    """The lines of ``text`` a reader gets, and its language.
+
+    In a text of short lines (a trace's are longer: it is read as it is, with no scan more),
+    every run of empty lines is cut to what the language's reader tells apart
+    (:data:`_BLANK_RUNS`), so the lines are not read one by one in Python: a run is cut by
+    one C-level ``sub`` over the text, the vote runs on the text with each run cut to one
+    empty line (it skips empty lines), and the reader on the text cut to its own bound. A
+    reader of :data:`_READING` then gets only the lines it can use.
+    """
+    # split up to the lines a text of this size has when they are as long as a trace's: a
+    # text of more (short ones) is not split whole before its runs are cut
+    limit = len(text) // _SHORT_LINES + 1
+    lines = text.split("\n", limit)
+    if len(lines) <= limit:  # (the whole text: ``limit`` splits at most)
+        lines = _split(text, lines)
+        return lines, hint or detect_language(lines)
+    short, runs = _RUNS.subn("\n\n", text)
+    lines = _split(short if runs else text)
+    lang = hint or detect_language(lines)
+    keep = _BLANK_RUNS.get(lang or "", 1)
+    reading = _READING.get(lang or "")
+    if reading is None or (not runs and len(lines) < _MANY_LINES):
+        if not runs or keep == 1:
+            return lines, lang  # (they are its lines)
+        return _split(_PHP_RUNS.sub("\n" * (_PHP_BLANKS + 1), text) if keep == _PHP_BLANKS else text), lang
+    if runs:
+        if keep == 1:
+            text = short
+        elif keep == _PHP_BLANKS:
+            text = _PHP_RUNS.sub("\n" * (_PHP_BLANKS + 1), text)
+    count = text.count("\n")
+    if count >= _MANY_LINES and len(text) < _SHORT_LINES * count:
+        text = reading(text)
+    elif not runs or text is short:
+        return lines, lang  # (they are its lines)
+    return _split(text), lang
 
 
 def parse_trace(
@@ -169,8 +242,7 @@ def _parse(
     hint = normalize_language(language)
     if "\\" in text and "\\n" in text and text.count("\\n") > text.count("\n"):
         text = _unescape(text)  # a trace logged as one JSON string (Monolog, TYPO3, JSON logs)
-    lines = _split(text)
-    lang = hint or detect_language(lines)
+    lines, lang = _lines(text, hint)
     if lang is None or lang not in _PARSERS:
         return Trace()
     raw = _PARSERS[lang](lines)

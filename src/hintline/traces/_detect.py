@@ -7,6 +7,7 @@ regexes without nested quantifiers, so detection is linear in the input.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from hintline._vectorscan.screen import LiteralScreen
 from hintline.traces._memo import MEMO_SIZE, shared_dict
@@ -192,12 +193,57 @@ def _is_frame_vote(line: str, vote: tuple[str | None, int]) -> bool:
     return line.lstrip().startswith(_FRAME_STARTS)
 
 
+# Lines voted one by one (a trace is decided within its first lines, as a rule); the rest of a
+# longer text is voted once per distinct line, and only the lines that vote are walked in order.
+_WALK = 256
+
+
 def detect_language(lines: list[str]) -> str | None:
-    """The language whose signatures score highest in ``lines`` (``None`` if none match)."""
+    """The language whose signatures score highest in ``lines`` (``None`` if none match).
+
+    The first language to reach a decisive score, in line order, wins; else the highest score.
+    Past its first :data:`_WALK` lines a text is voted by distinct line (each voted once) and
+    only the lines that vote are walked again, by a C-level ``filter``: thousands of lines of
+    junk or of one line repeated cost no Python step each.
+    """
     score = dict.fromkeys(LANGUAGES, 0)
+    here: dict[str, tuple[str | None, int]] = {}
+    lang = _walk(lines if len(lines) <= _WALK else lines[:_WALK], score, here)
+    if lang is not None or len(lines) <= _WALK:
+        return lang or _best(score)
+    rest = lines[_WALK:]
+    voting = {}
+    for line in dict.fromkeys(rest):
+        vote = _line_vote(line, here) if line and len(line) <= MAX_LINE else (None, 0)
+        if vote[0] is not None:
+            voting[line] = vote
+    if voting:
+        lang = _walk(filter(voting.__contains__, rest), score, voting)
+        if lang is not None:
+            return lang
+    return _best(score)
+
+
+def _best(score: dict[str, int]) -> str | None:
+    best = max(LANGUAGES, key=lambda lang: score[lang])
+    return best if score[best] >= 2 else None
+
+
+def _line_vote(line: str, here: dict[str, tuple[str | None, int]]) -> tuple[str | None, int]:
+    """The vote of one line (non-empty, at most MAX_LINE), through the memos as :func:`_walk` reads it."""
+    vote = _FRAME_VOTES.get(line) or here.get(line)
+    if vote is None:
+        _walk((line,), dict.fromkeys(LANGUAGES, 0), here)
+        vote = _FRAME_VOTES.get(line) or here[line]
+    return vote
+
+
+def _walk(lines: Iterable[str], score: dict[str, int], here: dict[str, tuple[str | None, int]]) -> str | None:
+    """Add the votes of ``lines`` to ``score``, in order; the language that reaches a decisive
+    score first, else ``None``. Frame lines' votes are memoised across calls, the other
+    lines' only in ``here`` (this call)."""
     votes = _FRAME_VOTES
     shapes = _SHAPE_VOTES
-    here: dict[str, tuple[str | None, int]] = {}
     for line in lines:
         if len(line) > MAX_LINE or not line:
             continue
@@ -224,5 +270,4 @@ def detect_language(lines: list[str]) -> str | None:
             score[lang] += add
             if score[lang] >= _DECISIVE:
                 return lang
-    best = max(LANGUAGES, key=lambda lang: score[lang])
-    return best if score[best] >= 2 else None
+    return None

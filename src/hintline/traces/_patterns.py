@@ -97,6 +97,25 @@ PATTERNS: tuple[TracePattern, ...] = (
         "a run of more than 8,256 empty lines in the input, from where ``find`` found it",
         "anchored, one character repeated: reads the run once",
     ),
+    _p(
+        "traces._RUNS",
+        _traces._RUNS,
+        "sub",
+        None,
+        "the whole input once (after unescaping): every run of two or more empty lines",
+        "one character repeated: an attempt starts only at a newline, and a failed one stops within "
+        "three characters; a match takes its whole run, which no later attempt reads again",
+    ),
+    _p(
+        "traces._PHP_RUNS",
+        _traces._PHP_RUNS,
+        "sub",
+        None,
+        "the whole input once more, when it holds a run of empty lines and is a PHP trace",
+        "one character repeated, taken only from the first newline of a run (a two-character "
+        "look-behind after the first): each run is read once, whether it matches (it is taken "
+        "whole) or not",
+    ),
     # language detection: every call on a stripped line of at most MAX_LINE
     _p("_detect._JVM_FRAME", _detect._JVM_FRAME, "match", MAX_LINE, _LINE,
        "anchored; ``[^(]++`` possessive; ``[\\w$.-]+`` gives back to each ``.`` once, where a fixed "
@@ -162,6 +181,10 @@ PATTERNS: tuple[TracePattern, ...] = (
     _p("_node._MATCHING", _node._MATCHING, "match", MAX_LINE, _LINE, "anchored; fixed text around ``\\d+``"),
     _p("_node._CODE", _node._CODE, "match", MAX_LINE, _LINE, "anchored; fixed text around ``[\\w.-]+``"),
     # PHP
+    _p("_php._ROW_MARK", _php._ROW_MARK, "search", None,
+       "a PHP text of many lines, from where the last row block ended (reading_text)",
+       "``#``, then digits, a space and blanks, all possessive, and one character: an attempt "
+       "starts only at a ``#`` and reads the digits and blanks after it once (they hold no ``#``)"),
     _p("_php._UNCAUGHT", _php._UNCAUGHT, "search", MAX_LINE, _LINE + ", only when it holds ``Uncaught ``",
        "each try is a fixed word list, then ``\\s+`` (its own run of spaces), then fixed text; "
        "``.*$`` on a line never gives back"),

@@ -24,7 +24,9 @@ from hintline.traces._raw import (
     RawTrace,
 )
 
-__all__ = ["parse_php"]
+__all__ = ["MAX_HEADER", "parse_php", "reading_text"]
+
+MAX_HEADER = 50  # lines of an exception's header (message) before its stack: a longer one is dropped
 
 _UNCAUGHT = re.compile(r"(?:PHP )?(?:Fatal error|Catchable fatal error|Warning|Notice):\s+Uncaught (.*)$")
 _MONOLOG = re.compile(r"(\[previous exception\] )?\[object\] \(([\w\\]+)\(code: -?\d+\): (.*)$")
@@ -142,11 +144,14 @@ def _row_run(lines: list[str], i: int, rows: list[_Row]) -> int:
     A tight loop: a line split at its first space whose head is in :data:`_HEADS` costs one
     lookup of its body (no body of an overlong line is ever stored, see :func:`_row_body`).
     Only a new body calls :func:`_row_body`, and only another head (more than 1023, spaces
-    around, no row at all) goes through :func:`_row_line`.
+    around, no row at all) goes through :func:`_row_line`. A body that is no row is
+    remembered for this run only (it may hold a secret): a run of one such line repeated is
+    a set lookup a line.
     """
     heads = _HEADS
     body_get = _ROW_BODIES.get
     append = rows.append
+    unparsed: set[str] = set()
     n = len(lines)
     while i < n:
         line = lines[i]
@@ -157,7 +162,12 @@ def _row_run(lines: list[str], i: int, rows: list[_Row]) -> int:
                 i += 1
                 continue
             if head in heads:
+                if body in unparsed:
+                    i += 1
+                    continue
                 row = _row_body(body)
+                if row is _UNPARSED:
+                    unparsed.add(body)
             else:
                 s = line.strip()
                 row = _row_line(s) if s.startswith("#") else None
@@ -202,6 +212,90 @@ class _Block:
             append((loc[0], loc[1], None, None, None))
 
 
+# What a line must hold for parse_php to act on it outside a header (see :func:`reading_text`):
+# a header may start there (_header_text: ``Next ``, ``Uncaught ``, ``[object] (``, a Monolog
+# ``"exception":"``, `` in /`` or a Windows ``:\``), or the line ends the trace (_THROWN), is a
+# JsonFormatter object, or may be a stack row (``#``, digits, a space and something that is not
+# whitespace: the row readers split at the first space, want digits before it and a body).
+_HEADER_MARKS = ("Next ", "Uncaught ", "[object] (", '"exception":"', " in /", ":\\")
+_LINE_MARKS = ("thrown in", '"class":')
+_ROW_MARK = re.compile(r"#\d++ [^\S\n]*+\S")
+
+
+def _line_span(text: str, pos: int) -> tuple[int, int]:
+    """The start and end (after its newline) of the line holding ``text[pos]``."""
+    end = text.find("\n", pos)
+    return text.rfind("\n", 0, pos) + 1, len(text) if end < 0 else end + 1
+
+
+def _header_end(text: str, end: int) -> int:
+    """Where a header starting on the line that ends at ``end`` is over at the latest: after
+    MAX_HEADER more lines of at most MAX_LINE characters (longer ones are not counted)."""
+    counted = 0
+    n = len(text)
+    while counted <= MAX_HEADER and end < n:
+        nxt = text.find("\n", end)
+        nxt = n if nxt < 0 else nxt + 1
+        if nxt - end <= MAX_LINE + 1:
+            counted += 1
+        end = nxt
+    return end
+
+
+def reading_text(text: str) -> str:
+    """``text`` without the lines :func:`parse_php` would pass over (for a text of many lines).
+
+    Outside a header the reader acts only on a line holding one of the marks above (every
+    other line, empty or not, changes nothing, also between stack rows); a header takes at
+    most MAX_HEADER lines after its first. So every line holding a mark is kept, with the
+    MAX_HEADER lines after a header mark, and the rest is dropped. The marks are found by C
+    scans over the text (``find``, and a search for ``#N x``): Python steps once per
+    marked line, not once per line, so a text of many short lines no reader can use
+    (empty lines between junk) is not walked line by line.
+    """
+    spans: list[tuple[int, int]] = []
+    heads: list[tuple[int, int]] = []
+    for mark in _HEADER_MARKS:
+        pos = text.find(mark)
+        while pos >= 0:
+            start, end = _line_span(text, pos)
+            heads.append((start, end))
+            pos = text.find(mark, end)
+    # header marks a few lines apart share one window, from the first one's line to the end
+    # of the last one's (computed once per such cluster: clusters are MAX_HEADER lines apart)
+    heads.sort()
+    first = last = -1
+    for start, end in heads:
+        if first >= 0 and (start < last or text.count("\n", last, start) <= MAX_HEADER or start < _header_end(text, last)):
+            last = max(last, end)
+            continue
+        if first >= 0:
+            spans.append((first, _header_end(text, last)))
+        first, last = start, end
+    if first >= 0:
+        spans.append((first, _header_end(text, last)))
+    for mark in _LINE_MARKS:
+        pos = text.find(mark)
+        while pos >= 0:
+            span = _line_span(text, pos)
+            spans.append(span)
+            pos = text.find(mark, span[1])
+    row = _ROW_MARK.search(text)
+    while row is not None:
+        start, end = _line_span(text, row.start())
+        spans.append((start, end))
+        row = _ROW_MARK.search(text, end)
+    spans.sort()
+    parts: list[str] = []
+    kept_to = 0
+    for start, end in spans:
+        if end <= kept_to:
+            continue
+        parts.append(text[max(start, kept_to) : end])
+        kept_to = end
+    return "".join(parts)
+
+
 def parse_php(lines: list[str]) -> RawTrace:
     """Parse the first PHP exception chain found in ``lines``.
 
@@ -238,7 +332,7 @@ def parse_php(lines: list[str]) -> RawTrace:
                 i -= 1  # the row run reads it
                 continue
             header.append(line)
-            if len(header) > 50:
+            if len(header) > MAX_HEADER:
                 header = []
             continue
         if _THROWN.match(line):
