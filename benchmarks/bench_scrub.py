@@ -70,6 +70,9 @@ def cases() -> list[Case]:
     many_secrets = _glued(_example("query-param"), KIB64)
     many_lines = _glued(_example("url-credentials") + "\n", KIB64)
     many_triggers = _glued("authorization:a::::::::", KIB64)
+    no_match = "authorization:" + " " * (KIB64 - 14)
+    near_misses = _glued("sent bearer abcdefghij\n", KIB64)
+    many_headers = _glued(_example("authorization-header") + "\n", KIB64)
     sqlalchemy = json.loads((CORPUS / "sqlalchemy_create_engine.json").read_text())["output"]
     assert scrub(log) == log
     assert "S3cretDsn-Pw71" not in scrub(log_secrets)
@@ -89,4 +92,12 @@ def cases() -> list[Case]:
              lambda: scrub(many_lines), target_us=5000.0),
         Case("scrub", "hostile-64KiB: a trigger glued ('authorization:a::::::::', one secret)",
              lambda: scrub(many_triggers), target_us=5000.0),
+        # the patterns on re (look-arounds RE2 cannot run): a trigger where the pattern cannot
+        # match, a line of near misses each, a header per line
+        Case("scrub", "hostile-64KiB: a trigger, then 64 KiB of spaces (no match)",
+             lambda: scrub(no_match), target_us=5000.0),
+        Case("scrub", "hostile-64KiB: a near miss per line (~2,850 'sent bearer' without a digit)",
+             lambda: scrub(near_misses), target_us=5000.0),
+        Case("scrub", "hostile-64KiB: an Authorization header per line (~1,280, on re)",
+             lambda: scrub(many_headers), target_us=5000.0),
     ]

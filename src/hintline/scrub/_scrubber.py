@@ -74,33 +74,20 @@ They run one line at a time, from their trigger's reach (tests/linear checks tha
 linear on hostile input; tests/scrub/test_table.py that this list is complete)."""
 
 _LOOKBACK = 4096  # how far before its trigger a match of a pattern without ``reach`` may start
+_LOOSE_READS = 4
+_LOOSE_SLACK = 65536
+"""The loosened pattern of a ``re`` pattern (:meth:`_Branch.earliest`) reads at most this many
+times the text (plus the slack) per pass; the trigger-led search alone goes on after that."""
 _STRADDLE = 256
 """How far past the start of a search a trigger occurrence that began before it is looked for,
 when the trigger's own length has no bound. A match starts where its trigger does (the trigger
 matches the start of every match), so this only widens the search in odd cases."""
 
 
-class _Found:
-    """A match found by RE2, in character offsets, answering like ``re.Match``."""
-
-    __slots__ = ("_end", "_spans", "_start")
-
-    def __init__(self, start: int, end: int, spans: dict[str, tuple[int, int]]) -> None:
-        self._start = start
-        self._end = end
-        self._spans = spans
-
-    def start(self) -> int:
-        return self._start
-
-    def end(self) -> int:
-        return self._end
-
-    def span(self, group: str) -> tuple[int, int]:
-        return self._spans.get(group, (-1, -1))
-
-
-_Hit = re.Match[str] | _Found
+_Hit = tuple[int, int, int, int]
+"""A match: ``(start, end, secret start, secret end)`` in characters; the secret is the first
+of the pattern's groups that took part and is not empty (``-1, -1``: none)."""
+_NONE = (-1, -1)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -203,8 +190,8 @@ class _Branch:
             return None
         return [None, None]
 
-    def _program(self, ascii_text: bool) -> tuple[Any, int, int, tuple[tuple[str, int], ...]]:
-        """``(program, LEAD's group index or 0, TAIL's or 0, (secret group, index)…)``."""
+    def _program(self, ascii_text: bool) -> tuple[Any, int, int, tuple[int, ...]]:
+        """``(program, LEAD's group index or 0, TAIL's or 0, the secret groups' indexes)``."""
         programs = self.linear
         assert programs is not None
         found = programs[ascii_text]
@@ -215,7 +202,7 @@ class _Branch:
             names = {
                 (n.decode() if isinstance(n, bytes) else n): i for n, i in compiled.NamedCapturingGroups()
             }
-            wanted = tuple((g, names[g]) for g in self.groups if g in names)
+            wanted = tuple(names[g] for g in self.groups if g in names)
             found = programs[ascii_text] = (compiled, names.get(LEAD, 0), names.get(TAIL, 0), wanted)
         return found  # type: ignore[no-any-return]
 
@@ -226,36 +213,117 @@ class _Branch:
         compiled = _compile_re2(to_re2(source)) if _RE2 and self.use_re2 else None
         return compiled if compiled is not None else re.compile(python_form(source))
 
-    def re2_search(self, t: _Text, pos: int) -> _Found | None:
+    def re2_search(self, t: _Text, pos: int) -> _Hit | None:
         """The first match at or after character ``pos``, by RE2 on the whole text."""
-        compiled, lead_at, tail_at, wanted = self._program(t.ascii)
+        found = self.linear[t.ascii]  # type: ignore[index]
+        if found is None:
+            found = self._program(t.ascii)
+        compiled, lead_at, tail_at, wanted = found
         lead = pos > 0 and lead_at > 0
-        byte = t.to_byte(pos - 1 if lead else pos)  # from the character the look-behind sees
+        byte = pos - 1 if lead else pos  # from the character the look-behind sees
+        if not t.ascii:
+            byte = t.to_byte(byte)
         spans = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))
-        start_b, end_b = spans[0]
-        if start_b < 0:
+        start, end = spans[0]
+        if start < 0:
             return None
         if lead_at:
-            start_b = spans[lead_at][0]
+            start = spans[lead_at][0]
         if tail_at:
-            end_b = spans[tail_at][0]
-        got: dict[str, tuple[int, int]] = {}
-        if t.ascii:
-            for name, index in wanted:
-                if spans[index][0] >= 0:
-                    got[name] = spans[index]
-            start, end = start_b, end_b
-        else:
-            start = t.to_char(start_b)
-            for name, index in wanted:
-                s, e = spans[index]
-                if s >= 0:
-                    got[name] = (t.to_char(s), t.to_char(e))
-            end = t.to_char(end_b)
+            end = spans[tail_at][0]
+        secret = _NONE
+        for index in wanted:  # the first secret group that took part, not empty
+            s, e = spans[index]
+            if s < e:
+                secret = (s, e)
+                break
+        if not t.ascii:
+            start = t.to_char(start)
+            if secret is not _NONE:
+                secret = (t.to_char(secret[0]), t.to_char(secret[1]))
+            end = t.to_char(end)
         if lead and start < pos:  # \A at the text's start, before pos: ask re (rare)
-            found = self.regex.search(t.text, pos)
-            return None if found is None else _Found(found.start(), found.end(), {g: found.span(g) for g in self.groups})
-        return _Found(start, end, got)
+            return self._hit(self.regex.search(t.text, pos))
+        return start, end, secret[0], secret[1]
+
+    def _hit(self, found: re.Match[str] | None) -> _Hit | None:
+        """A match of Python's ``re`` as a hit."""
+        if found is None:
+            return None
+        for group in self.groups:
+            s, e = found.span(group)
+            if s < e:
+                return found.start(), found.end(), s, e
+        return found.start(), found.end(), -1, -1
+
+    @functools.cached_property
+    def loose(self) -> list[Any] | None:
+        """RE2 programs of :func:`_superset` ``[for any text, for ASCII text]`` (each compiled
+        on first use), or ``None``. For a pattern on RE2 itself, a program without groups that
+        RE2 runs on its DFAs alone: a cheap look at where the next match can start."""
+        if not (_RE2 and self.use_re2) or _superset(self.pattern) is None:
+            return None
+        return [None, None]
+
+    def earliest(self, t: _Text, pos: int) -> tuple[int, int]:
+        """``(where a match from pos on can start at the earliest, bytes searched)``: the
+        leftmost match of :func:`_superset` from ``pos`` on (``len(text) + 1``: none)."""
+        programs = self.loose
+        assert programs is not None
+        found = programs[t.ascii]
+        if found is None:
+            # no group: RE2 answers from its DFAs alone. A leading look-behind's character is
+            # consumed: the match starts a character later (at the text's start, perhaps not)
+            loose = _superset(self.pattern) or ""
+            source = to_re2_edges(loose, ascii_text=t.ascii) or ""
+            source = source.replace(f"(?P<{LEAD}>)", "").replace(f"(?P<{TAIL}>)", "")
+            compiled = _compile_re2(source)
+            if compiled is None or compiled.NumberOfCapturingGroups():
+                raise RuntimeError(f"RE2 refused the loosened secret pattern {self.name}")
+            found = programs[t.ascii] = (compiled, _LEAD_AROUND.match(loose) is not None)
+        compiled, lead = found
+        byte = pos - 1 if pos > 0 else pos  # from the character a look-behind sees
+        if not t.ascii:
+            byte = t.to_byte(byte)
+        start, end_b = compiled.Match(_UNANCHORED, t.data, byte, len(t.data))[0]
+        if start < 0:
+            return len(t.text) + 1, len(t.data) - byte
+        if lead and start > 0:
+            start = (start if t.ascii else t.to_char(start)) + 1
+        elif not t.ascii:
+            start = t.to_char(start)
+        return (start if start > pos else pos), end_b - byte
+
+    def lower_bound(self, t: _Text, pos: int, state: list[int]) -> int:
+        """Where a match from ``pos`` on can start at the earliest (``len(text) + 1``: nowhere),
+        by :meth:`earliest`, its answer kept in ``state`` (:meth:`re_search`'s) while ``pos``
+        stays before it. Its searches stop once they have read the text ``_LOOSE_READS`` times
+        in one pass (a loosened match may run on far past the next ``pos``: re-read for each,
+        a line of them would cost its length squared); ``pos`` itself from then on."""
+        if state[6] <= pos <= state[7]:
+            return state[7]
+        if state[8] < 0:
+            return pos
+        since = pos
+        if pos == 0 and self.linear is None:
+            # from the text's start, the trigger (a lighter search, kept in state for
+            # re_search) says where the first match can start: nowhere without one
+            if not state[0] <= 0 <= state[1]:
+                hit = self.trigger_at(t, 0)
+                n = len(t.text)
+                state[:3] = (0, n + 1, n + 1) if hit is None else (0, *hit)
+            if state[1] > len(t.text):
+                return len(t.text) + 1
+            back = _LOOKBACK if self.reach is None else self.reach
+            floor = max(0, state[1] - back)
+            found_nl = t.text.rfind("\n", floor, state[1])
+            since = floor if found_nl < 0 else found_nl + 1
+        at, read = self.earliest(t, since)
+        state[6], state[7] = pos, at
+        state[8] += read
+        if state[8] > _LOOSE_READS * len(t.data) + _LOOSE_SLACK:
+            state[8] = -1
+        return at
 
     @functools.cached_property
     def trigger_width(self) -> int | None:
@@ -269,6 +337,9 @@ class _Branch:
         if isinstance(screen, re.Pattern):
             found = bounded_search(screen, t.text, pos, end)
             return None if found is None else found.span()
+        if t.ascii:
+            s, e = screen.Match(_UNANCHORED, t.data, pos, len(t.data) if end is None else end)[0]
+            return None if s < 0 else (s, e)
         stop = len(t.data) if end is None else t.to_byte(end)
         s, e = screen.Match(_UNANCHORED, t.data, t.to_byte(pos), stop)[0]
         return None if s < 0 else (t.to_char(s), t.to_char(e))
@@ -290,6 +361,25 @@ class _Branch:
         n = len(text)
         back = _LOOKBACK if self.reach is None else self.reach
         while pos < n:
+            if self.loose is not None:
+                at = self.lower_bound(t, pos, state)
+                if at > n:
+                    return None
+                if at > pos:
+                    # no match starts before ``at``; a search window that can hold one starts
+                    # on its line, or lines - 1 lines above it
+                    if not self.multiline:
+                        edge = at
+                        for _ in range(self.lines):
+                            nl = text.rfind("\n", pos, edge)
+                            if nl < 0:
+                                edge = pos
+                                break
+                            edge = nl
+                        else:
+                            edge += 1
+                        at = edge
+                    pos = max(pos, at)
             if not state[0] <= pos <= state[1]:  # else: the same first occurrence from pos
                 hit = self.trigger_at(t, pos)
                 state[:3] = (pos, n + 1, n + 1) if hit is None else (pos, *hit)
@@ -299,7 +389,9 @@ class _Branch:
                 floor = max(0, s - back)
                 found_nl = text.rfind("\n", floor, s)
                 lo = max(pos, floor if found_nl < 0 else found_nl + 1)
-            if lo != pos and pos > 0:  # an occurrence across pos opens a match from pos on
+            if lo != pos and pos > 0 and not state[6] <= pos < state[7]:
+                # an occurrence across pos opens a match from pos on (unless the loosened
+                # pattern says none starts before state[7])
                 floor = max(0, pos - back)
                 found_nl = text.rfind("\n", floor, pos)
                 at = floor if found_nl < 0 else found_nl + 1
@@ -324,7 +416,7 @@ class _Branch:
             else:
                 line_stop = n if self.multiline else _line_end(text, lo)
                 stop = self.end(text, line_stop)  # a match may run on to its ``lines``-th line
-                state[3:] = (lo, line_stop, stop)
+                state[3:6] = (lo, line_stop, stop)
             if self.use_re2 and _RE2:  # these few stay linear on the hostile tier
                 found = self.regex.search(text, lo, stop)
             else:  # no RE2: every pattern is here, each in bounded windows
@@ -338,6 +430,151 @@ class _Branch:
 def _line_end(text: str, pos: int) -> int:
     end = text.find("\n", pos)
     return len(text) if end < 0 else end
+
+
+_LEAD_AROUND = re.compile(r"\(\?<[!=](?:\[(?:\\.|[^\]\\])+\]|\\[^\d]|[^\\()\[\]|*+?{}.^$])\)")
+
+
+def _class_end(pattern: str, i: int) -> int:
+    """The index after the character class that opens at ``i``."""
+    j = i + 1
+    if pattern.startswith("^", j):
+        j += 1
+    if pattern.startswith("]", j):
+        j += 1
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j + 1
+
+
+def _group_end(pattern: str, i: int) -> int:
+    """The index of the parenthesis that closes the group opening at ``i``."""
+    depth = 0
+    j = i
+    while j < len(pattern):
+        c = pattern[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[":
+            j = _class_end(pattern, j)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    return j
+
+
+def _cut_at_lookahead(pattern: str) -> str:
+    """``pattern`` up to its first look-ahead ``(?=X)`` at the top level, then ``X`` itself
+    (``pattern`` when it has none, or an alternation at the top level). Where ``pattern``
+    matches, this matches from the same place: what comes before the look-ahead, then what
+    the look-ahead saw. Unlike dropping it, a look-ahead kept so still rules places out
+    (``bearer`` before a token without a digit)."""
+    i = 0
+    cut = -1
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+        elif c == "[":
+            i = _class_end(pattern, i)
+        elif c == "|":
+            return pattern
+        elif c == "(":
+            if pattern.startswith("(?=", i) and cut < 0:
+                cut = i
+            i = _group_end(pattern, i) + 1
+        else:
+            i += 1
+    if cut < 0:
+        return pattern
+    return f"{pattern[:cut]}(?:{pattern[cut + 3 : _group_end(pattern, cut)]})"
+
+
+def _superset(pattern: str) -> str | None:
+    """``pattern`` loosened into one RE2 can run: cut at its first look-ahead at the top level
+    (:func:`_cut_at_lookahead`), then every look-around but a leading one-character look-behind
+    (which :func:`~hintline._linear.translate.to_re2_edges` consumes) becomes empty, ``$`` and
+    ``\\Z`` also match before any line break, and groups capture nothing.
+
+    It matches wherever ``pattern`` matches, also when ``pattern`` runs on a window of the
+    text that ends at a line break (what :meth:`_Branch.re_search` does): dropping a
+    look-around only removes a condition, and a window's end is a line's end. So where it finds
+    nothing, ``pattern`` finds nothing, and the leftmost place it matches from ``pos`` on is
+    where a match of ``pattern`` from ``pos`` on can start at the earliest. ``None`` when the
+    result does not compile.
+    """
+    pattern = _cut_at_lookahead(pattern)
+    out: list[str] = []
+    i = 0
+    n = len(pattern)
+    lead = _LEAD_AROUND.match(pattern)
+    if lead:
+        out.append(lead.group())
+        i = lead.end()
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            pair = pattern[i : i + 2]
+            out.append("(?m:$)" if pair == "\\Z" else pair)
+            i += 2
+        elif c == "[":
+            j = i + 1
+            if pattern.startswith("^", j):
+                j += 1
+            if pattern.startswith("]", j):
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            out.append(pattern[i : j + 1])
+            i = j + 1
+        elif c == "$":
+            out.append("(?m:$)")
+            i += 1
+        elif pattern.startswith(("(?=", "(?!", "(?<=", "(?<!"), i):
+            depth = 0
+            j = i
+            while j < n:  # to the look-around's closing parenthesis
+                d = pattern[j]
+                if d == "\\":
+                    j += 2
+                    continue
+                if d == "[":
+                    k = j + 1
+                    if pattern.startswith("^", k):
+                        k += 1
+                    if pattern.startswith("]", k):
+                        k += 1
+                    while k < n and pattern[k] != "]":
+                        k += 2 if pattern[k] == "\\" else 1
+                    j = k + 1
+                    continue
+                if d == "(":
+                    depth += 1
+                elif d == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            out.append("(?:)")
+            i = j + 1
+        elif pattern.startswith("(?P<", i):
+            out.append("(?:")
+            i = pattern.index(">", i) + 1
+        else:
+            out.append(c)
+            i += 1
+    source = "".join(out)
+    try:
+        re.compile(source)
+    except re.error:
+        return None
+    return source if to_re2_edges(source) is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,13 +690,7 @@ class Scrubber:
         parts: list[str] = []
         last = 0
         count = 0
-        for m, branch in _merge(t, branches):
-            for group in branch.groups:
-                start, end = m.span(group)
-                if start < end:
-                    break
-            else:
-                continue
+        for start, end, branch in _merge(t, branches):
             if start < last or not text[start:end].strip("*"):
                 continue  # already masked
             parts.append(text[last:start])
@@ -473,44 +704,89 @@ class Scrubber:
         return "".join(parts), count
 
 
-def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[_Hit, _Branch]]:
-    """Yield non-overlapping matches of ``branches`` over the whole text.
+def _merge(t: _Text, branches: tuple[_Branch, ...]) -> Iterator[tuple[int, int, _Branch]]:
+    """Yield the secrets ``(start, end, branch)`` of non-overlapping matches of ``branches``
+    over the whole text (a match whose secret groups are all empty yields nothing).
 
     Matches come leftmost first; among matches starting at one position the first listed
     branch wins, as in one combined alternation.
     """
     states: dict[int, list[int]] = {}
+    n = len(t.text)
+
+    def state_of(b: _Branch) -> list[int]:
+        state = states.get(b.index)
+        if state is None:
+            state = states[b.index] = [1, 0, 0, 1, 0, 0, 1, 0, 0]
+        return state
 
     def search(b: _Branch, pos: int) -> _Hit | None:
         if b.linear is not None:
             return b.re2_search(t, pos)
-        state = states.get(b.index)
-        if state is None:
-            state = states[b.index] = [1, 0, 0, 1, 0, 0]
-        return b.re_search(t, pos, state)
+        return b._hit(b.re_search(t, pos, state_of(b)))
 
-    # (start, index, match, branch): the smallest is the leftmost match, the first listed
-    # among those starting at one position; a branch without a match from here is dropped
-    heads: list[tuple[int, int, _Hit, _Branch]] = []
-    for b in branches:
-        m = search(b, 0)
+    # (start, index, match, branch, from): the smallest is the leftmost match, the first
+    # listed among those starting at one position; a branch without a match from here is
+    # dropped. A pattern on re whose loosened pattern says where its match can start at the
+    # earliest is searched (from ``from``) only once that place comes first: a match that
+    # another one covers is never looked for (nor its groups taken by Python's re)
+    heads: list[tuple[int, int, _Hit | None, _Branch, int]] = []
+
+    # patterns on RE2 whose last match was covered by another's: looked at by their
+    # loosened form first (most of the time covered again: a DSN's host:password@host inside
+    # its URL's match), searched with their groups when that place comes first
+    covered: set[int] = set()
+
+    def advance(b: _Branch, pos: int) -> None:
+        if b.linear is not None:
+            if b.index in covered and b.loose is not None:
+                at = b.lower_bound(t, pos, state_of(b))
+                if at <= n:
+                    heads.append((at, b.index, None, b, pos))
+                return
+            m = b.re2_search(t, pos)
+        elif b.loose is not None:
+            at = b.lower_bound(t, pos, state_of(b))
+            if at <= n:
+                heads.append((at, b.index, None, b, pos))
+            return
+        else:
+            m = b._hit(b.re_search(t, pos, state_of(b)))
         if m is not None:
-            heads.append((m.start(), b.index, m, b))
+            heads.append((m[0], b.index, m, b, pos))
+
+    for b in branches:
+        advance(b, 0)
     while heads:
-        _start, _index, found, branch = min(heads)
-        yield found, branch
-        pos = found.end()
-        if pos == _start:
+        head = min(heads) if len(heads) > 1 else heads[0]
+        start, index, found, branch, since = head
+        if found is None:  # only a lower bound: search now
+            heads.remove(head)
+            covered.discard(index)
+            # RE2's first match from ``since`` is its first from the bound (none starts
+            # between): the text up to it is not read twice
+            m = search(branch, start if branch.linear is not None else since)
+            if m is not None:
+                heads.append((m[0], index, m, branch, since))
+            continue
+        if found[2] >= 0:
+            yield found[2], found[3], branch
+        pos = found[1]
+        if pos == start:
             pos += 1
-        ahead: list[tuple[int, int, _Hit, _Branch]] = []
-        for head in heads:
-            if head[0] >= pos:
-                ahead.append(head)
-            else:
-                m = search(head[3], pos)
-                if m is not None:
-                    ahead.append((m.start(), head[1], m, head[3]))
-        heads = ahead
+        if len(heads) == 1:
+            heads.clear()
+            advance(branch, pos)
+            continue
+        moved = [h for h in heads if h[0] < pos]
+        if len(moved) < len(heads):
+            heads = [h for h in heads if h[0] >= pos]
+        else:
+            heads.clear()
+        for h in moved:
+            if h is not head:
+                covered.add(h[1])
+            advance(h[3], pos)
 
 
 class _Prefilter:
