@@ -131,11 +131,15 @@ def _wrapped(first: str, group: str) -> str:
     """
     # padding `=` only where ``first`` does not take it already: `[^\s]{20,}=*` before a line
     # break that is not there backtracks over every split of a run of `=` (quadratic in re)
+    # the part before the break runs to its line's end: possessive, so that a long run not
+    # followed by a break fails at once instead of trying every shorter run (re only: the
+    # patterns using this keep look-arounds RE2 has not)
     pad = "" if re.fullmatch(first, "=") else "=*"
+    run = _minus(first, "\\\\")  # a JSON string's escaped line break ends it
     return (
         rf"(?:(?P<{group}_jwt>{_JWT_BODY})"
-        rf"|(?P<{group}_wrapped>{first}{{20,}}{pad}(?:{_BR}{_generated(first)}{pad}){{1,{_BREAKS}}}"
-        rf"|{first}+{pad}{_continued(first)}{pad}(?:{_BR}{_generated(first)}{pad}){{0,{_BREAKS - 1}}})"
+        rf"|(?P<{group}_wrapped>{run}{{20,}}+{pad}(?:{_BR}{_generated(first)}{pad}){{1,{_BREAKS}}}"
+        rf"|{run}++{pad}{_continued(first)}{pad}(?:{_BR}{_generated(first)}{pad}){{0,{_BREAKS - 1}}})"
         rf"|(?P<{group}>{first}+{pad}))"
     )
 
