@@ -42,15 +42,6 @@ _STATUS = (
     r"|denied|disabled|enabled|locked|mismatch|malformed|absent|present|provided|supplied|none"
     r"|not[ _-]set|n/a|ok|valid|too[ _-](?:short|long|weak))"
 )
-_NOT_A_VALUE = (
-    r"(?!-----BEGIN|\$\{|\$[A-Z_]|%\(|\{\{"
-    r"|(?:None|null|NULL|nil|undefined|true|false|True|False|%s|[A-Z]+(?:_[A-Z]+)+|[A-Z]{1,10}"
-    rf"|0x[0-9a-fA-F]+|{_STATUS}[.!:]?|[|>][-+1-9]{{0,2}})"
-    + _END
-    + r"|[A-Za-z_][\w.$]*[{(\[]|[A-Z][A-Za-z]+ \{ |(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*@[0-9a-f]+"
-    + _END
-    + ")"
-)
 _QUOTED_VALUE = (
     r"(?:\\\"(?!-----BEGIN)(?P<eq>(?:[^\"\\\r\n]|\\(?!\")[^\r\n])+)"  # \"…\" inside an escaped JSON string
     r"|\"(?!-----BEGIN)(?!\[(?i:secure|redacted|filtered|masked|hidden)\]\")(?P<dq>(?:[^\"\\\r\n]|\\[^\r\n])+)"
@@ -68,59 +59,147 @@ _JWT = (
 )
 
 
-def _wrapped(first: str, group: str) -> str:
-    """A token of ``first`` characters in ``group``, or wrapped onto the next line in
-    ``{group}_wrapped``.
+# Python's `\s` but the line break: space that keeps a match on its line.
+_HS = r"[\t\x0b\x0c\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+# Space holding at most one line break (a value on the line after its name), and the same with
+# at least one character. A pattern's match spans at most ``lines`` lines on every path.
+_S1 = rf"{_HS}*(?:\n{_HS}*)?"
+_S1P = rf"(?:{_HS}+(?:\n{_HS}*)?|\n{_HS}*)"
+# A line break inside a value (coreutils fold, textwrap, a terminal, a log shipper's line
+# limit): a newline, or its escape inside a JSON string, then the next line's indentation and
+# at most a short prefix a collector writes on every line (`web-1  | `, a quote's `> `).
+_BR = r"(?:\r?\n|(?:\\r)?\\n)[ \t]*(?:(?:[A-Za-z0-9_.-]{1,40}[ \t]*)?[|>][ \t]*)?"
+_BREAKS = 6
+"""How many line breaks the last part of a wrapped value may hold (a 500-character token
+folded at 80 columns)."""
 
-    The continuation counts only when the first part is long (20 characters or more) and runs
-    to the end of its line, and the next line holds nothing but the rest of the token (a digit
-    in it, then at most closing punctuation before the line ends): the shape of a long value
-    that a terminal, a pretty-printer or a log shipper broke in two. Both halves are masked as
-    one value.
+
+def _minus(cls: str, chars: str) -> str:
+    """The character class ``cls`` (``[…]`` or ``[^…]``) without ``chars`` (a class body)."""
+    if cls.startswith("[^"):
+        return cls[:-1] + chars + "]"
+    body = cls[1:-1]
+    for part in re.findall(r"[A-Za-z0-9]-[A-Za-z0-9]", chars):
+        body = body.replace(part, "")
+    return f"[{body}]"
+
+
+def _generated(cls: str) -> str:
+    """A run of ``cls`` (no backslash) that looks generated, not like a word: a letter and a
+    digit in it, or a lower-case letter before an upper-case one (`Y2Rl`, `IiwibmF`; not
+    `expired`, `Session`, `2024-05-01`, `INFO`). Each branch is deterministic (linear in re)."""
+    c = _minus(cls, "\\\\")
+    sym = _minus(c, "A-Za-z0-9")
+    return (
+        rf"(?:{sym}*[A-Za-z]{_minus(c, '0-9')}*[0-9]|{sym}*[0-9]{_minus(c, 'A-Za-z')}*[A-Za-z]"
+        rf"|{_minus(c, 'a-z')}*[a-z]{_minus(c, 'A-Z')}*[A-Z]){c}*"
+    )
+
+
+def _run(cls: str, breaks: int) -> str:
+    """A run of ``cls`` that line breaks (:data:`_BR`) cut at most ``breaks`` times."""
+    return rf"{cls}+(?:{_BR}{cls}+){{0,{breaks}}}"
+
+
+# A JSON Web Token, whose parts a line break may cut anywhere. Inside the header and the
+# payload, at their `eyJ` and at the dots, a break is certain (the token is not over before its
+# second dot); in the signature the next line's run continues it when it looks generated
+# (:func:`_generated`). At most one break falls in a part's `eyJ` and the dot before it.
+_J = r"[A-Za-z0-9_-]"
+_JWT_BODY = (
+    rf"(?:eyJ(?:{_BR})?|e{_BR}yJ|ey{_BR}J){_run(_J, 2)}"
+    rf"(?:\.eyJ(?:{_BR})?|{_BR}\.eyJ|\.{_BR}eyJ|\.e{_BR}yJ|\.ey{_BR}J){_run(_J, _BREAKS)}"
+    rf"(?:\.|{_BR}\.){_J}*(?:{_BR}{_generated(_J)}){{0,{_BREAKS}}}"
+)
+_JWT_LINES = 1 + 2 + 1 + _BREAKS + 1 + _BREAKS + 1
+"""The most lines a JWT's match spans."""
+
+
+def _wrapped(first: str, group: str) -> str:
+    """A token of ``first`` characters in ``group``, or wrapped onto the next lines in
+    ``{group}_wrapped``; a JWT, wrapped anywhere, in ``{group}_jwt``.
+
+    A line break continues the value when the part before it runs to the end of its line, and
+    the next line (after its indentation or prefix, see :data:`_BR`) starts with a run of the
+    value's characters that looks generated (:func:`_generated`), and either the part before
+    the break is long (20 characters or more), or that run is (16 characters or more), or it is
+    the whole next line (a middle line of a value folded at a narrow width). Only the run is
+    taken: words after it on its line stay
+    (`…MTIzNDU2\\nNzg5MGFi (retrying)`). Up to :data:`_BREAKS` breaks. A next line that starts
+    with a word, a date or a log level is not taken, so a value ending its line does not swallow
+    the next record; a continuation that looks like a word (`abcdef`) is not masked.
     """
-    rest = r"[A-Za-z._~+/-]*[0-9][A-Za-z0-9._~+/-]*=*"
-    br = r"(?:\r?\n|(?:\\r)?\\n)"  # a line break, or its escape inside a JSON string
     # padding `=` only where ``first`` does not take it already: `[^\s]{20,}=*` before a line
     # break that is not there backtracks over every split of a run of `=` (quadratic in re)
+    # the part before the break runs to its line's end: possessive, so that a long run not
+    # followed by a break fails at once instead of trying every shorter run (re only: the
+    # patterns using this keep look-arounds RE2 has not)
     pad = "" if re.fullmatch(first, "=") else "=*"
+    run = _minus(first, "\\\\")  # a JSON string's escaped line break ends it
     return (
-        rf"(?:(?P<{group}_wrapped>{first}{{20,}}{pad}{br}[ \t]*{rest})"
-        rf"[\"'`,;)\]}}]*[ \t]*(?:{br}|$)"
+        rf"(?:(?P<{group}_jwt>{_JWT_BODY})"
+        rf"|(?P<{group}_wrapped>{run}{{20,}}+{pad}(?:{_BR}{_generated(first)}{pad}){{1,{_BREAKS}}}"
+        rf"|{run}++{pad}{_continued(first)}{pad}(?:{_BR}{_generated(first)}{pad}){{0,{_BREAKS - 1}}})"
         rf"|(?P<{group}>{first}+{pad}))"
     )
 
 
+def _continued(first: str) -> str:
+    """A line break and the run that continues a value on the next line when the part before
+    the break is short: a generated run (:func:`_generated`) of 16 characters or more, or one
+    that is the whole line."""
+    g = _generated(first)
+    return rf"{_BR}(?:(?={_minus(first, chr(92) * 2)}{{16}}){g}|{g}(?=[\r\n]|\\[rn]|$))"
+
+
+# The end of a bare value: not one of its characters, nor a line break it continues across
+# (`password=Z` cut by fold before the rest of its value is no placeholder `Z`).
+_VALUE_END = rf"(?![^\s\"'`,;&<>()\[\]{{}}]|{_continued(_BARE[:-1])})"
+_NOT_A_VALUE = (
+    r"(?!-----BEGIN|\$\{|\$[A-Z_]|%\(|\{\{"
+    r"|(?:None|null|NULL|nil|undefined|true|false|True|False|%s|[A-Z]+(?:_[A-Z]+)+|[A-Z]{1,10}"
+    rf"|0x[0-9a-fA-F]+|{_STATUS}[.!:]?|[|>][-+1-9]{{0,2}})"
+    + _VALUE_END
+    + r"|[A-Za-z_][\w.$]*[{(\[]|[A-Z][A-Za-z]+ \{ |(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*@[0-9a-f]+"
+    + _VALUE_END
+    + ")"
+)
 # A YAML block scalar (`password: |`, `>-`, `|2`, a comment after it): the value is on the
 # next, indented line. Its first line is masked (a block that runs on over more lines is a PEM
 # key or holds keys of its own, which the other patterns see).
 _BLOCK_SCALAR = r"[|>][-+1-9]{0,2}[ \t]*(?:#[^\r\n]*)?\r?\n[ \t]+(?P<block>[^\s#][^\r\n]*)"
+_QUOTED_BREAKS = 16
+"""A quoted value's closing quote makes a wrap certain: it may hold more breaks."""
 # A quoted value broken in two at a fixed width (coreutils fold, a pager, a log shipper's line
-# limit): the quote left open at the line's end, the rest and the closing quote on the next line
-# (a JSON or repr string never holds a raw line break). Both parts are masked as one value.
+# limit): the quote left open at the line's end, the rest and the closing quote on the next
+# lines (a JSON or repr string never holds a raw line break). The parts are masked as one value.
 _QUOTED_WRAPPED = (
-    r"\"(?P<dq_wrapped>[^\"\\\r\n]*\r?\n[ \t]*[^\"\\\s]+)\""
-    r"|'(?P<sq_wrapped>[^'\\\r\n]*\r?\n[ \t]*[^'\\\s]+)'"
+    rf"\"(?P<dq_wrapped>[^\"\\\r\n]*(?:\r?\n[ \t]*[^\"\\\s]+){{1,{_QUOTED_BREAKS}}})(?:\r?\n[ \t]*)?\""
+    rf"|'(?P<sq_wrapped>[^'\\\r\n]*(?:\r?\n[ \t]*[^'\\\s]+){{1,{_QUOTED_BREAKS}}})(?:\r?\n[ \t]*)?'"
 )
 
 
 def _key_value(names: tuple[str, ...]) -> SecretPattern:
     name = name_regex(names)
     # `: word word` is prose; `\n` escapes count as space (pretty JSON inside a JSON string)
-    sep = r"(?:\s{0,16}={1,2}>?\s*|\s{0,16}:(?:\s|\\[nrt])*(?![A-Za-z]+[ \t]+[a-z]))"
+    sep = (
+        rf"(?:{_HS}{{0,16}}={{1,2}}>?{_S1}"
+        rf"|{_HS}{{0,16}}:(?:{_HS}|\\[nrt])*(?:\n(?:{_HS}|\\[nrt])*)?(?![A-Za-z]+[ \t]+[a-z]))"
+    )
     return SecretPattern(
         name="key-value",
         trigger=name_trigger(names),
         # the glue character, the name, a backslash and quote, up to 16 spaces, then `=`/`:`
         reach=1 + max(len(n) for n in names) + 2 + 16 + 1,
         # pretty-printed JSON and dict reprs put a long value on the next line, YAML a block
-        # scalar's; a renderer wraps a long value onto it
-        lines=2,
+        # scalar's; a renderer wraps a long value onto the lines after it
+        lines=2 + _JWT_LINES,
         pattern=(
             rf"{name}\\?[\"']?{sep}"
             rf"(?:{_BLOCK_SCALAR}|{_QUOTED_WRAPPED}|{_QUOTED_VALUE}"
             rf"|{_NOT_A_VALUE}{_wrapped(_BARE[:-1], 'bare')})"
         ),
-        groups=("block", "dq_wrapped", "sq_wrapped", "eq", "dq", "sq", "bare_wrapped", "bare"),
+        groups=("block", "dq_wrapped", "sq_wrapped", "eq", "dq", "sq", "bare_jwt", "bare_wrapped", "bare"),
         why="A key named like a secret (password, token, api key, session, cookie…) in key=value, key: value, JSON, dict reprs, libpq conninfo, JDBC and .env lines.",
         examples=(
             'psycopg.OperationalError: connection to server failed (host=db port=5432 user=app password=S3cret dbname=shop)',
@@ -187,8 +266,8 @@ def _key_value_tuple(names: tuple[str, ...]) -> SecretPattern:
         # the first of a pair (a prefix such as `X-` of at most 32 characters before the
         # name: a bounded overlap), in a list: the pair's `)` followed by `,` or `]`
         pattern=(
-            rf"\(\s*[\"'][A-Za-z0-9_.-]{{0,32}}{name}[\"']\s*,\s*{_QUOTED_VALUE}"
-            r"\\?[\"']\s*\)\s*[,\]]"
+            rf"\({_HS}*[\"'][A-Za-z0-9_.-]{{0,32}}{name}[\"']{_HS}*,{_S1}{_QUOTED_VALUE}"
+            rf"\\?[\"']{_HS}*\){_HS}*[,\]]"
         ),
         groups=("eq", "dq", "sq"),
         why="A (key, value) tuple named like a secret, as reprs of form data, headers and settings print it (ImmutableMultiDict, parse_qsl, list(dict.items())).",
@@ -357,16 +436,16 @@ _FIXED: tuple[SecretPattern, ...] = (
         name="authorization-header",
         trigger=r"(?i)authorization\\?[\"']?\s*[:=]",
         pattern=(
-            r"(?<![A-Za-z0-9-])(?i:(?:proxy-)?authorization)\\?[\"']?\s*[:=]\s*\\?[\"']?"
-            rf"(?:(?i:bearer|basic|token|apikey|api-key|dpop|sso-key|key)\s+{_wrapped(_TOKEN, 'token')}"
+            rf"(?<![A-Za-z0-9-])(?i:(?:proxy-)?authorization)\\?[\"']?{_HS}*[:=]{_S1}\\?[\"']?"
+            rf"(?:(?i:bearer|basic|token|apikey|api-key|dpop|sso-key|key){_S1P}{_wrapped(_TOKEN, 'token')}"
             # Digest-like schemes quote their parameters (response="…"): every one goes, up to
             # the quote or brace that closes a repr'd value, else the line's end
-            r"|(?i:digest|hoba|mutual)\s+(?P<params>[^\s'`}][^\r\n'`}]*)"
-            r"|(?:(?i:negotiate|ntlm|aws4-hmac-sha256|scram-sha-\d+)\s+)?"
+            rf"|(?i:digest|hoba|mutual){_HS}+(?P<params>[^\s'`}}][^\r\n'`}}]*)"
+            rf"|(?:(?i:negotiate|ntlm|aws4-hmac-sha256|scram-sha-\d+){_HS}+)?"
             rf"{_MASKED}(?P<secret>[^\s\"'`}}\\][^\r\n\"'`}}\\]*))"
         ),
-        groups=("token_wrapped", "token", "params", "secret"),
-        lines=2,
+        groups=("token_jwt", "token_wrapped", "token", "params", "secret"),
+        lines=2 + _JWT_LINES,
         why="Authorization and Proxy-Authorization headers in dumped requests and dict reprs; the scheme (Bearer, Basic, Token, Digest) stays.",
         examples=(
             "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc.def",
@@ -387,9 +466,10 @@ _FIXED: tuple[SecretPattern, ...] = (
         name="set-cookie",
         trigger=r"(?i)set-cookie\\?[\"']?\s*:",
         pattern=(
-            r"(?<![A-Za-z0-9-])(?i:set-cookie)\\?[\"']?\s*:\s*\\?[\"']?[^=\s;\"']+="
+            rf"(?<![A-Za-z0-9-])(?i:set-cookie)\\?[\"']?{_HS}*:{_S1}\\?[\"']?[^=\s;\"']+="
             r"(?P<secret>[^;\s\"',]+)"
         ),
+        lines=2,
         why="Set-Cookie response headers carry a session value; the cookie name and attributes stay.",
         examples=("< Set-Cookie: sessionid=abc123xyz; Path=/; HttpOnly",),
         near_misses=("Set-Cookie header rejected",),
@@ -398,7 +478,8 @@ _FIXED: tuple[SecretPattern, ...] = (
     SecretPattern(
         name="cookie",
         trigger=r"(?i)cookie\\?[\"']?\s*:",
-        pattern=r"(?<![A-Za-z0-9-])(?i:cookie)\\?[\"']?\s*:\s*\\?[\"']?(?P<secret>[^\s\"'`}\\][^\r\n\"'`}\\]*)",
+        pattern=rf"(?<![A-Za-z0-9-])(?i:cookie)\\?[\"']?{_HS}*:{_S1}\\?[\"']?(?P<secret>[^\s\"'`}}\\][^\r\n\"'`}}\\]*)",
+        lines=2,
         why="Cookie request headers carry session identifiers; the whole value is masked.",
         examples=(
             "> Cookie: sessionid=abc123; csrftoken=def456",
@@ -420,14 +501,19 @@ _FIXED: tuple[SecretPattern, ...] = (
     ),
     SecretPattern(
         name="jwt",
-        trigger=r"eyJ[A-Za-z0-9_-]{8}",
-        pattern=(
-            r"(?<![A-Za-z0-9_-])(?P<secret>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\."
-            r"[A-Za-z0-9_-]*)"
+        trigger=rf"(?:eyJ|e{_BR}yJ|ey{_BR}J)",
+        pattern=rf"(?<![A-Za-z0-9_-])(?P<secret>{_JWT_BODY})",
+        lines=_JWT_LINES,
+        why="A JSON Web Token (header.payload.signature) anywhere in the text, also wrapped onto the next lines.",
+        examples=(
+            f"401 Unauthorized: token {_JWT} expired",
+            f"401 Unauthorized: token {_JWT[:50]}\n{_JWT[50:130]}\n{_JWT[130:]} expired",
+            f"{_JWT[:1]}\n  {_JWT[1:98]}\n  {_JWT[98:]}",
         ),
-        why="A JSON Web Token (header.payload.signature) anywhere in the text.",
-        examples=(f"401 Unauthorized: token {_JWT} expired",),
-        near_misses=("eyJhbGciOiJIUzI1NiJ9 alone",),
+        near_misses=(
+            "eyJhbGciOiJIUzI1NiJ9 alone",
+            "header eyJhbGciOiJIUzI1NiJ9.\neyJ is not a payload",
+        ),
         source="gitleaks:jwt",
     ),
     SecretPattern(
@@ -446,9 +532,10 @@ _FIXED: tuple[SecretPattern, ...] = (
         name="aws-secret-key",
         trigger=r"(?i)aws[A-Za-z0-9_ .-]{0,20}secret",
         pattern=(
-            r"(?i:aws)[A-Za-z0-9_ .-]{0,20}?(?i:secret)[A-Za-z0-9_.-]{0,20}?\\?[\"']?\s*[:=]?\s*\\?[\"']?"
+            rf"(?i:aws)[A-Za-z0-9_ .-]{{0,20}}?(?i:secret)[A-Za-z0-9_.-]{{0,20}}?\\?[\"']?{_HS}*[:=]?{_S1}\\?[\"']?"
             r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
+        lines=2,
         why="An AWS secret access key (40 base64 characters) next to a name that says so.",
         examples=(
             f"aws_secret_access_key {_AWS_SECRET}",
@@ -578,7 +665,8 @@ _FIXED: tuple[SecretPattern, ...] = (
     SecretPattern(
         name="sql-password",
         trigger=r"(?i)(?:identified\s+by|password)\s+'",
-        pattern=r"(?<![A-Za-z0-9_])(?i:identified\s+by|password)\s+'(?P<secret>(?:[^'\r\n]|'')+)'",
+        pattern=rf"(?<![A-Za-z0-9_])(?i:identified{_HS}+by|password){_S1P}'(?P<secret>(?:[^'\r\n]|'')+)'",
+        lines=2,
         why="Passwords in SQL statements echoed by errors (CREATE ROLE … PASSWORD '…', IDENTIFIED BY '…').",
         examples=(
             "ERROR:  role \"app\" already exists\nSTATEMENT:  CREATE ROLE app LOGIN PASSWORD 'S3cret'",
@@ -591,11 +679,12 @@ _FIXED: tuple[SecretPattern, ...] = (
         name="cli-credentials",
         trigger=r"(?:-u|--user|--proxy-user)[\"',\s]+[^\s:\"']+:|--(?:[a-z]+-)*(?:password|passwd|token|secret|api-key)[\"']?,?\s",
         pattern=(
-            r"(?<![^\s\"'\[])(?:(?:-u|--user|--proxy-user)[\"']?,?\s+[\"']?[^\s:\"']+:(?P<userpass>[^\s\"']+)"
-            r"|--(?:[a-z]+-)*(?:password|passwd|token|secret|api-key)[\"']?,?\s+[\"']?"
+            rf"(?<![^\s\"'\[])(?:(?:-u|--user|--proxy-user)[\"']?,?{_S1P}[\"']?[^\s:\"']+:(?P<userpass>[^\s\"']+)"
+            rf"|--(?:[a-z]+-)*(?:password|passwd|token|secret|api-key)[\"']?,?{_S1P}[\"']?"
             r"(?![A-Z_]+(?:[\s\]]|$))(?P<secret>[^\s\"'<-][^\s\"']*))"
         ),
         groups=("userpass", "secret"),
+        lines=2,
         why="Credentials passed on a command line that an error echoes (curl -u user:pass, --password value).",
         examples=(
             "curl: (22) The requested URL returned error: 401; cmd: curl -u app:S3cret http://127.0.0.1/",
@@ -614,7 +703,7 @@ _FIXED: tuple[SecretPattern, ...] = (
         pattern=(
             # the rest of the command line, not "within 200 characters": a counted repeat sends
             # RE2 to its slow NFA (0.4 s on 64 KiB of one line after "mysql")
-            r"(?i:\b(?:mysql|mariadb)[a-z_-]*)[^\n]*?[\s\"']-p"
+            rf"(?i:\b(?:mysql|mariadb)[a-z_-]*)[^\n]*?(?:{_HS}|[\"'])-p"
             r"(?P<secret>[^\s\"'$<-][^\s\"']*)"
         ),
         why="The MySQL/MariaDB clients take the password glued to -p (mysql -uroot -pS3cret); a failed command echoes it. Other tools' -p (a port) are left alone.",
@@ -633,11 +722,12 @@ _FIXED: tuple[SecretPattern, ...] = (
         name="bearer-token",
         trigger=r"(?i)bearer\s+[A-Za-z0-9._~+/-]",
         pattern=(
-            r"(?<![A-Za-z0-9])(?i:bearer)\s+"
-            rf"(?=[A-Za-z0-9._~+/-]*[0-9])(?=[A-Za-z0-9._~+/-]{{8}}){_wrapped(_B64URL, 'secret')}"
+            rf"(?<![A-Za-z0-9])(?i:bearer){_S1P}"
+            # a digit and 8 characters, counted across a line break (a token wrapped early)
+            rf"(?=(?:{_B64URL}|{_BR})*[0-9])(?=(?:{_B64URL}|{_BR}){{8}}){_wrapped(_B64URL, 'secret')}"
         ),
-        groups=("secret_wrapped", "secret"),
-        lines=2,
+        groups=("secret_jwt", "secret_wrapped", "secret"),
+        lines=2 + _JWT_LINES,
         why="A bearer token quoted outside a header (in a log line or an exception message).",
         examples=(
             "request failed: sent bearer 4f9a8b7c6d5e4f3a2b1c",

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hintline._linear import AVAILABLE as _RE2
-from hintline._linear import bounded_search
+from hintline._linear import WINDOW, bounded_search
 from hintline._linear.translate import LEAD, TAIL, python_form, to_re2, to_re2_edges
 from hintline._vectorscan.cache import cached_database, database_path, in_background, load_database
 from hintline.scrub._model import MASK, ScrubResult, SecretPattern
@@ -88,6 +88,30 @@ _Hit = tuple[int, int, int, int]
 """A match: ``(start, end, secret start, secret end)`` in characters; the secret is the first
 of the pattern's groups that took part and is not empty (``-1, -1``: none)."""
 _NONE = (-1, -1)
+
+
+class _Found:
+    """A match of :attr:`_Branch.line_regex`, starting where its ``_AT`` group does (not where
+    the lazy run before it does), answering like ``re.Match``."""
+
+    __slots__ = ("_end", "_spans", "_start")
+
+    def __init__(self, start: int, end: int, spans: dict[str, tuple[int, int]]) -> None:
+        self._start = start
+        self._end = end
+        self._spans = spans
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def span(self, group: str) -> tuple[int, int]:
+        return self._spans.get(group, (-1, -1))
+
+
+_AT = "_hl_at"  # where a match of a line regex starts
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -183,6 +207,17 @@ class _Branch:
         return re.compile(python_form(self.pattern))
 
     @functools.cached_property
+    def exact(self) -> bool:
+        """Whether RE2 can run the pattern: with engines it is searched over the whole text."""
+        return to_re2_edges(self.pattern) is not None
+
+    @functools.cached_property
+    def line_regex(self) -> re.Pattern[str]:
+        """:attr:`regex` after a lazy run of one line: matched at a position, the first match
+        that starts on that line at or after it, however many lines it spans."""
+        return re.compile(rf"[^\n]*?(?P<{_AT}>)(?:{python_form(self.pattern)})")
+
+    @functools.cached_property
     def linear(self) -> list[Any] | None:
         """RE2 programs ``[for any text, for ASCII text]`` (each compiled on first use), or
         ``None``: the pattern runs on ``re``."""
@@ -246,8 +281,8 @@ class _Branch:
             return self._hit(self.regex.search(t.text, pos))
         return start, end, secret[0], secret[1]
 
-    def _hit(self, found: re.Match[str] | None) -> _Hit | None:
-        """A match of Python's ``re`` as a hit."""
+    def _hit(self, found: re.Match[str] | _Found | None) -> _Hit | None:
+        """A match of Python's ``re`` (or of a line regex, :class:`_Found`) as a hit."""
         if found is None:
             return None
         for group in self.groups:
@@ -344,7 +379,7 @@ class _Branch:
         s, e = screen.Match(_UNANCHORED, t.data, t.to_byte(pos), stop)[0]
         return None if s < 0 else (t.to_char(s), t.to_char(e))
 
-    def re_search(self, t: _Text, pos: int, state: list[int]) -> re.Match[str] | None:
+    def re_search(self, t: _Text, pos: int, state: list[int]) -> re.Match[str] | _Found | None:
         """The first match starting at or after ``pos``, searched one line at a time on the
         lines where the trigger occurs, each from ``reach`` before the trigger on.
 
@@ -417,11 +452,32 @@ class _Branch:
                 line_stop = n if self.multiline else _line_end(text, lo)
                 stop = self.end(text, line_stop)  # a match may run on to its ``lines``-th line
                 state[3:6] = (lo, line_stop, stop)
+            spans = self.lines > 1 and not self.multiline
+            if spans and self.exact and line_stop - lo <= WINDOW:
+                # a pattern RE2 runs on the whole text, here on re (no engines): the first match
+                # that starts on this line, over all the lines it may span, as RE2 finds it
+                end = min(stop, line_stop + 4 * WINDOW)
+                first = self.line_regex.match(text, lo, end)
+                if first is not None:
+                    return _Found(first.start(_AT), first.end(), {g: first.span(g) for g in self.groups})
+                pos = line_stop + 1
+                continue
+            # a pattern spanning many lines (a wrapped token) is searched for a start over two
+            # lines, then matched again from that start over all its lines: searching them all
+            # would scan every line below each trigger for a start
+            near = min(stop, _line_end(text, line_stop + 1)) if spans else stop
             if self.use_re2 and _RE2:  # these few stay linear on the hostile tier
-                found = self.regex.search(text, lo, stop)
+                found = self.regex.search(text, lo, near)
             else:  # no RE2: every pattern is here, each in bounded windows
-                found = bounded_search(self.regex, text, lo, stop)
+                found = bounded_search(self.regex, text, lo, near)
             if found is not None:
+                # a match ending before its line's end runs on no further
+                if near < stop and (found.end() >= near or text[found.end()] in "\r\n"):
+                    at = found.start()
+                    end = self.end(text, _line_end(text, at))
+                    if not (self.use_re2 and _RE2):
+                        end = min(end, at + 4 * WINDOW)
+                    return self.regex.match(text, at, end) or found
                 return found
             pos = line_stop + 1
         return None
