@@ -103,10 +103,21 @@ def test_the_cases_are_real_cuts() -> None:
         assert cut_at[secret] == set(range(1, len(secret)))
 
 
-@pytest.mark.parametrize(("label", "text", "secret", "wrapped"), CASES, ids=[c[0] for c in CASES])
+# A cut inside the key name or keyword itself (`to\nken=`, `Bea\nrer`) leaves nothing that
+# names the value a secret: not in scope (a known limit, said in the README's scrubbing notes)
+IN_SCOPE = [c for c in CASES if _keyword_whole(c[1], c[3])]
+
+
+def test_most_cuts_keep_the_keyword_whole() -> None:
+    """The cases left out are only those whose cut falls in the keyword."""
+    assert 0 < len(CASES) - len(IN_SCOPE) < len(CASES) // 10
+    for _label, text, _secret, wrapped in CASES:
+        if (_label, text, _secret, wrapped) not in IN_SCOPE:
+            assert any(w not in wrapped for w in KEYWORDS[next(t for t in KEYWORDS if text.endswith(t))])
+
+
+@pytest.mark.parametrize(("label", "text", "secret", "wrapped"), IN_SCOPE, ids=[c[0] for c in IN_SCOPE])
 def test_a_wrapped_secret_does_not_survive(label: str, text: str, secret: str, wrapped: str) -> None:
-    if not _keyword_whole(text, wrapped):
-        pytest.skip("the cut falls inside the key name or keyword: out of scope")
     out = FAST.scrub(wrapped)
     assert PLAIN.scrub(wrapped) == out
     for i in range(len(secret) - 5):
