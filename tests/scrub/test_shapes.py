@@ -44,6 +44,11 @@ LEAKS = [
     ("db:\n  user: app\n  password: |\n    S3cretPw1\n  host: db\n", "S3cretPw1"),
     ("api_key: >-\n  Zm9vYmFyYmF6cXV4\nregion: eu\n", "Zm9vYmFyYmF6cXV4"),
     ("client_secret: |2  # rotated monthly\n    Zq9xW2vT7kL3\n", "Zq9xW2vT7kL3"),
+    # ... and its later lines: every line indented at least as far as the first is the value
+    # (a folded password, a token in fixed-width lines; a blank line inside ends the mask)
+    ("db:\n  password: |\n    S3cretPw1\n    Tail9xQ2\n  host: db\n", "Tail9xQ2"),
+    ("token: >-\n  Zm9vYmFyYmF6cXV4\n  MTIzNDU2Nzg5MGFi\n  Y2RlZmdoaWpr\nregion: eu\n", "Y2RlZmdoaWpr"),
+    ("api_key: |\n  first-part\n    deeper-part-4711\nnext: 1\n", "deeper-part-4711"),
     # a long bare value wrapped, the rest alone on the next line (as a bearer token wrapped)
     ("refresh failed: token=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi\n    Y2RlZmdoaWprbG1u0\n", "Y2RlZmdoaWprbG1u0"),
 ]

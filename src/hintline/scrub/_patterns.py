@@ -165,9 +165,14 @@ _NOT_A_VALUE = (
     + ")"
 )
 # A YAML block scalar (`password: |`, `>-`, `|2`, a comment after it): the value is on the
-# next, indented line. Its first line is masked (a block that runs on over more lines is a PEM
-# key or holds keys of its own, which the other patterns see).
-_BLOCK_SCALAR = r"[|>][-+1-9]{0,2}[ \t]*(?:#[^\r\n]*)?\r?\n[ \t]+(?P<block>[^\s#][^\r\n]*)"
+# next, indented lines, every one indented at least as far as the first (a folded password, a
+# token in 76-character lines), up to :data:`_BLOCK_LINES` of them; a line indented less (the
+# next key) ends it.
+_BLOCK_LINES = 16
+_BLOCK_SCALAR = (
+    r"[|>][-+1-9]{0,2}[ \t]*(?:#[^\r\n]*)?\r?\n(?P<block_indent>[ \t]+)"
+    rf"(?P<block>[^\s#][^\r\n]*(?:\r?\n(?P=block_indent)[^\r\n]*){{0,{_BLOCK_LINES}}})"
+)
 _QUOTED_BREAKS = 16
 """A quoted value's closing quote makes a wrap certain: it may hold more breaks."""
 # A quoted value broken in two at a fixed width (coreutils fold, a pager, a log shipper's line

@@ -556,8 +556,8 @@ def _superset(pattern: str) -> str | None:
     """``pattern`` loosened into one RE2 can run: cut at its first look-ahead at the top level
     (:func:`_cut_at_lookahead`), then every look-around but a leading one-character look-behind
     (which :func:`~hintline._linear.translate.to_re2_edges` consumes) becomes empty, ``$`` and
-    ``\\Z`` also match before any line break, possessive quantifiers are greedy ones, and
-    groups capture nothing.
+    ``\\Z`` also match before any line break, possessive quantifiers are greedy ones, a
+    backreference is its group's pattern, and groups capture nothing.
 
     It matches wherever ``pattern`` matches, also when ``pattern`` runs on a window of the
     text that ends at a line break (what :meth:`_Branch.re_search` does): dropping a
@@ -623,6 +623,14 @@ def _superset(pattern: str) -> str | None:
         elif pattern.startswith("(?P<", i):
             out.append("(?:")
             i = pattern.index(">", i) + 1
+        elif pattern.startswith("(?P=", i):  # a backreference: what its group's body matches
+            close = pattern.index(")", i)
+            opening = pattern.index(f"(?P<{pattern[i + 4 : close]}>")
+            body = _superset(pattern[opening : _group_end(pattern, opening) + 1])
+            if body is None:
+                return None
+            out.append(body)
+            i = close + 1
         elif c in "*+?}" and pattern.startswith("+", i + 1):
             out.append(c)  # a possessive quantifier: the greedy one matches wherever it does
             i += 2
