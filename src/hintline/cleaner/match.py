@@ -27,6 +27,7 @@ Hyperscan and compiles it before the first answer.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -169,38 +170,13 @@ class ReMatcher:
         plan = self._plan
         screen = self._literals
         if screen is None or plan is None:
-            return self._match_guarded(text)
-        budget = _IN_CHECKS
-        folded: str | None = None
-        data: bytes | None = None
-        ascii_text = False
-        index = 0
-        for regex, literals, caseless in plan:
-            if literals is not None:
-                if budget <= 0:
-                    return self._match_screened(text, screen, plan, index)
-                if caseless:
-                    if folded is None:
-                        folded = text.casefold()
-                        budget -= 1
-                    haystack = folded
-                else:
-                    haystack = text
-                for literal in literals:
-                    budget -= 1
-                    if literal in haystack:
-                        break
-                else:
-                    index += 1
-                    continue
-            if data is None:
-                data = text.encode("utf-8", "surrogatepass")
-                ascii_text = len(data) == len(text)
-            found = regex.searcher(ascii_text)(text, data, 0)
-            if found is not None:
-                return Match(index, self.rules[index], found)
-            index += 1
-        return None
+            found = self._match_guarded(text)
+        else:
+            found = self._match_guarded(text, _IN_CHECKS)
+            if isinstance(found, int):  # the checks are spent: the set screens the rest
+                return self._match_screened(text, screen, plan, found)
+        assert not isinstance(found, int)
+        return found
 
     def _match_screened(
         self, text: str, screen: LiteralSet, plan: tuple[_Step, ...], start: int
@@ -216,21 +192,26 @@ class ReMatcher:
                 return Match(index, self.rules[index], found)
         return None
 
-    def _match_guarded(self, text: str) -> Match | None:
-        """:meth:`match` with one ``in`` check per guard literal (no RE2, or a lazy plan)."""
+    def _match_guarded(self, text: str, budget: float = math.inf) -> Match | int | None:
+        """:meth:`match` with one ``in`` check per guard literal (and one per case fold): the
+        match or ``None``, or the index of the rule reached when ``budget`` checks are spent."""
         folded: str | None = None
         data: bytes | None = None
         ascii_text = False
         index = 0
         for regex, literals, caseless in self._plan or self._lazy_plan():
             if literals is not None:
+                if budget <= 0:
+                    return index
                 if caseless:
                     if folded is None:
                         folded = text.casefold()
+                        budget -= 1
                     haystack = folded
                 else:
                     haystack = text
                 for literal in literals:
+                    budget -= 1
                     if literal in haystack:
                         break
                 else:

@@ -581,45 +581,15 @@ def _superset(pattern: str) -> str | None:
             out.append("(?m:$)" if pair == "\\Z" else pair)
             i += 2
         elif c == "[":
-            j = i + 1
-            if pattern.startswith("^", j):
-                j += 1
-            if pattern.startswith("]", j):
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            out.append(pattern[i : j + 1])
-            i = j + 1
+            j = _class_end(pattern, i)
+            out.append(pattern[i:j])
+            i = j
         elif c == "$":
             out.append("(?m:$)")
             i += 1
         elif pattern.startswith(("(?=", "(?!", "(?<=", "(?<!"), i):
-            depth = 0
-            j = i
-            while j < n:  # to the look-around's closing parenthesis
-                d = pattern[j]
-                if d == "\\":
-                    j += 2
-                    continue
-                if d == "[":
-                    k = j + 1
-                    if pattern.startswith("^", k):
-                        k += 1
-                    if pattern.startswith("]", k):
-                        k += 1
-                    while k < n and pattern[k] != "]":
-                        k += 2 if pattern[k] == "\\" else 1
-                    j = k + 1
-                    continue
-                if d == "(":
-                    depth += 1
-                elif d == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
             out.append("(?:)")
-            i = j + 1
+            i = _group_end(pattern, i) + 1
         elif pattern.startswith("(?P<", i):
             out.append("(?:")
             i = pattern.index(">", i) + 1
