@@ -13,8 +13,9 @@ offsets and strings as Python's match.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
+
+from hintline import _lazyre as re  # patterns compiled on first use
 
 __all__ = ["LinearMatch", "Piece"]
 

@@ -20,9 +20,10 @@ same (slower).
 
 from __future__ import annotations
 
-import re
 import threading
 from typing import Any
+
+from hintline import _lazyre as re  # patterns compiled on first use
 
 __all__ = ["FAILURE_MARKERS", "RECORD_LINE_REVERSED", "SCREEN", "FailureScreen", "record_shape"]
 

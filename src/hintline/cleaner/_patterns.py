@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import functools
 import importlib
-import re
 from dataclasses import dataclass
 from typing import Any
+
+from hintline import _lazyre as re  # patterns compiled on first use
 
 _c: Any
 _sre: Any

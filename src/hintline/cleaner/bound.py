@@ -13,10 +13,10 @@ exception or a crashed child's message in the middle of a long log is not lost.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from hintline import _lazyre as re  # patterns compiled on first use
 from hintline.cleaner._failures import FAILURE_MARKERS, RECORD_LINE_REVERSED, SCREEN, record_shape
 
 __all__ = [

@@ -19,8 +19,9 @@ exists; a log of nothing but such records has no failure (``Located.failure`` is
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+
+from hintline import _lazyre as re  # patterns compiled on first use
 
 __all__ = ["Located", "locate"]
 

@@ -21,9 +21,9 @@ only when one of them says there may be something to do). Total: any input gives
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from hintline import _lazyre as re  # patterns compiled on first use
 from hintline.cleaner._json import MAX_DEPTH, json_string, json_text
 
 __all__ = ["normalise"]

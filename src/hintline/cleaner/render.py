@@ -3,11 +3,11 @@ as one scrubbed ``Hint: `` line of at most 240 characters."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hintline import _lazyre as re  # patterns compiled on first use
 from hintline import scrub as _scrub_package
 from hintline._text import valid_text
 from hintline.categories import Category, Kind, Retry

@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hintline import _lazyre
 from hintline._deferred import checks_deferred
 from hintline.categories import Category
 from hintline.exceptions import RuleError
 
 __all__ = ["Example", "Rule"]
 
-_CODE = re.compile(r"[A-Z]{1,6}\d{3,4}")
-_NAME = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z0-9]+(?:[-_][a-z0-9]+)*)+")
+_CODE = _lazyre.compile(r"[A-Z]{1,6}\d{3,4}")  # used by the checks only
+_NAME = _lazyre.compile(r"[a-z][a-z0-9_]*(?:\.[a-z0-9]+(?:[-_][a-z0-9]+)*)+")
 
 
 @dataclass(frozen=True, slots=True)
