@@ -22,7 +22,8 @@ _DEFERRED: ContextVar[bool] = ContextVar("hintline_deferred_checks", default=Fal
 
 @contextmanager
 def deferred_checks() -> Iterator[None]:
-    """Within this block (in this thread or task), declarations run only their cheap checks."""
+    """Within this block (in this thread or task), declarations run only their cheap checks
+    (a :class:`~hintline.Rule` none: its ``check()`` runs them all)."""
     token = _DEFERRED.set(True)
     try:
         yield

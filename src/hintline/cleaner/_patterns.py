@@ -384,7 +384,8 @@ def to_hyperscan(pattern: str) -> HyperscanPattern | None:
     """Rewrite ``pattern`` for Hyperscan (UTF-8 mode, no UCP), or ``None`` if it cannot be.
 
     Matches of the result are a superset of Python's matches on any valid UTF-8 text, except
-    for the case-insensitive special cases the caller handles (see ``CASEFOLD_SPECIALS``).
+    for the case-insensitive special cases the caller handles (see
+    :data:`hintline.cleaner._vectorscan.CASEFOLD_SPECIALS`).
     """
     flags = ""
     body = pattern
@@ -408,9 +409,3 @@ def to_hyperscan(pattern: str) -> HyperscanPattern | None:
         multiline="m" in flags,
         caseless_anywhere=caseless,
     )
-
-
-CASEFOLD_SPECIALS = ("\u212a", "\u017f", "\u0130", "\u0131")
-"""Non-ASCII characters Python's ``(?i)`` matches as ASCII letters (KELVIN SIGN as ``k``,
-LONG S as ``s``, dotted/dotless I as ``i``); Hyperscan without UCP does not, so a text holding
-one makes every case-insensitive rule a candidate."""

@@ -17,16 +17,10 @@ from typing import TYPE_CHECKING, Any
 from hintline._linear import LinearPattern, Search
 from hintline._vectorscan.cache import CACHE_ENV, cache_dir, in_background, read_entry, write_entry
 from hintline._vectorscan.cache import machine as _machine
-from hintline.cleaner._patterns import (
-    CASEFOLD_SPECIALS,
-    Guard,
-    may_span_lines,
-    required_literals,
-    to_hyperscan,
-)
 from hintline.cleaner.match import Match, passes_guard
 
 if TYPE_CHECKING:
+    from hintline.cleaner._patterns import Guard
     from hintline.cleaner.match import ReMatcher
     from hintline.rules._model import Rule
 
@@ -37,6 +31,11 @@ except ImportError:  # no wheel for this platform: the stdlib engine is used
     _hs = None
 
 __all__ = ["AVAILABLE", "CACHE_ENV", "AutoMatcher", "HyperscanMatcher", "cache_dir", "describe"]
+
+CASEFOLD_SPECIALS = ("\u212a", "\u017f", "\u0130", "\u0131")
+"""Non-ASCII characters Python's ``(?i)`` matches as ASCII letters (KELVIN SIGN as ``k``,
+LONG S as ``s``, dotted/dotless I as ``i``); Hyperscan without UCP does not, so a text holding
+one makes every case-insensitive rule a candidate."""
 
 AVAILABLE = _hs is not None
 """Whether the ``hyperscan`` package can be imported here."""
@@ -88,6 +87,8 @@ def _scan_pattern(pattern: str) -> str:
     may span lines (verified with ``re`` from the start of the text anyway), the literals of its
     error line. ``(?:[^\\n]*\\n){0,3}`` and the like are costly to scan for: rule
     ``python.syntax-error`` alone took 9 of the 14 µs of a 3 KB scan."""
+    from hintline.cleaner._patterns import may_span_lines, required_literals
+
     if not may_span_lines(pattern):
         return pattern
     guard = required_literals(pattern, last=True)
@@ -101,6 +102,8 @@ class _Plan:
     """The expressions to compile and the rules Hyperscan cannot take (always verified)."""
 
     def __init__(self, rules: Sequence[Rule]) -> None:
+        from hintline.cleaner._patterns import to_hyperscan
+
         self.expressions: list[bytes] = []
         self.ids: list[int] = []
         self.flags: list[int] = []
@@ -238,6 +241,8 @@ class HyperscanMatcher:
         path = _cache_path(self.rules) if use_cache else None
         loaded = None if path is None else _load(path, len(self.rules))
         if loaded is None:
+            from hintline.cleaner._patterns import may_span_lines
+
             plan = _Plan(self.rules)
             database = plan.compile()
             layout = _Layout(
@@ -254,9 +259,11 @@ class HyperscanMatcher:
         # per rule, its search for any text (2 * index) and for ASCII text (2 * index + 1)
         self._search: list[Search | None] = [None] * (2 * len(self.rules))
         self._spans = tuple(layout.spans)
-        self._guards: dict[int, Guard | None] = {
-            i: required_literals(self.rules[i].pattern) for i in layout.always
-        }
+        self._guards: dict[int, Guard | None] = {}
+        if layout.always:  # a warm start with none imports no pattern analysis
+            from hintline.cleaner._patterns import required_literals
+
+            self._guards = {i: required_literals(self.rules[i].pattern) for i in layout.always}
         self._always = tuple((index, -1) for index in layout.always)
         self._caseless = tuple((index, -1) for index in layout.caseless)
         self._local = threading.local()

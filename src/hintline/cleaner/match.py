@@ -32,13 +32,15 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from hintline import rules as _table
 from hintline._linear import LinearPattern, LiteralSet
-from hintline.cleaner._patterns import Guard, required_literals
 from hintline.exceptions import ConfigError
 from hintline.rules._model import Rule
+
+if TYPE_CHECKING:
+    from hintline.cleaner._patterns import Guard
 
 __all__ = [
     "ENGINE_ENV",
@@ -90,6 +92,8 @@ _Step = tuple[LinearPattern, tuple[str, ...] | None, bool]
 
 
 def _step(rule: Rule) -> _Step:
+    from hintline.cleaner._patterns import required_literals  # not needed by a warm Vectorscan
+
     guard = required_literals(rule.pattern)
     return (
         LinearPattern(rule.pattern),

@@ -12,7 +12,7 @@ from hintline.exceptions import RuleError
 
 __all__ = ["Example", "Rule"]
 
-_CODE = _lazyre.compile(r"[A-Z]{1,6}\d{3,4}")  # used by the checks only
+_CODE = _lazyre.compile(r"[A-Z]{1,6}\d{3,4}")  # both used by check() alone
 _NAME = _lazyre.compile(r"[a-z][a-z0-9_]*(?:\.[a-z0-9]+(?:[-_][a-z0-9]+)*)+")
 
 
@@ -99,9 +99,9 @@ class Rule:
         RuleError: at declaration, for a rule without examples, a pattern that does not
             compile or matches the empty string, a hint template that is not one line, names
             an unknown group or does not format, an unknown key group, or a malformed
-            code or name. The built-in table is declared with the pattern checks deferred
-            (see :mod:`hintline._deferred`); :meth:`check` runs them, and the test suite runs
-            it on every built-in rule.
+            code or name. The built-in table is declared with the checks deferred (see
+            :mod:`hintline._deferred`; ``import hintline`` runs none of them): :meth:`check`
+            runs them all, and the test suite runs it on every built-in rule.
     """
 
     code: str
@@ -117,15 +117,6 @@ class Rule:
     key_list: bool = False
 
     def __post_init__(self) -> None:
-        where = f"rule {self.code} ({self.name})"
-        if not _CODE.fullmatch(self.code):
-            raise RuleError(f"{where}: code must look like 'DB003'")
-        if not _NAME.fullmatch(self.name):
-            raise RuleError(f"{where}: name must look like 'family.kebab-name'")
-        if not self.examples:
-            raise RuleError(f"{where} has no example")
-        if "\n" in self.hint or "\r" in self.hint:
-            raise RuleError(f"{where}: hint template is not one line")
         if not checks_deferred():
             self.check()
 
@@ -138,6 +129,14 @@ class Rule:
         import string  # only here: not needed to import hintline
 
         where = f"rule {self.code} ({self.name})"
+        if not _CODE.fullmatch(self.code):
+            raise RuleError(f"{where}: code must look like 'DB003'")
+        if not _NAME.fullmatch(self.name):
+            raise RuleError(f"{where}: name must look like 'family.kebab-name'")
+        if not self.examples:
+            raise RuleError(f"{where} has no example")
+        if "\n" in self.hint or "\r" in self.hint:
+            raise RuleError(f"{where}: hint template is not one line")
         try:
             compiled = re.compile(self.pattern)
         except re.error as exc:
