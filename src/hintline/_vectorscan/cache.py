@@ -2,19 +2,25 @@
 
 Compiling a database costs hundreds of milliseconds; loading a cached one costs milliseconds, so
 ``import hintline`` plus a first ``clean()`` stays fast after the first run on a machine. A cache
-file is keyed by what was compiled, the binding's version and the machine, carries a SHA-256 of
+file is keyed by what was compiled, the binding's version and the machine, carries a CRC-32 of
 its blob, and is written atomically; any problem with it only means compiling again.
+
+Key and check are zlib's checksums, not ``hashlib``'s: importing ``hashlib`` loads and
+initialises OpenSSL (some 11 million instructions, 3% of ``import hintline`` plus a first
+``clean()``), and a SHA-256 of the blobs (1 MB on a first call) costs more than their CRC-32. A cache key is no defence against someone who
+can write the cache folder (they could write a database as well); it only has to tell apart
+what was compiled from different patterns, which 64 bits of checksum and the length do.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +30,7 @@ __all__ = [
     "cache_dir",
     "cached_database",
     "database_path",
+    "digest",
     "in_background",
     "load_database",
     "machine",
@@ -33,6 +40,12 @@ __all__ = [
 
 CACHE_ENV = "HINTLINE_CACHE_DIR"
 """Where compiled databases are cached (``off`` disables the cache)."""
+
+
+def digest(data: bytes) -> str:
+    """A cache key for ``data``: its CRC-32, Adler-32 and length, in hex (24 characters at most
+    for data under 4 GiB)."""
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
 
 
 def machine() -> str:
@@ -106,7 +119,7 @@ def read_entry(path: str) -> tuple[dict[str, Any], bytes] | None:
         end = raw.index(b"\n")
         header = json.loads(raw[:end])
         blob = raw[end + 1 :]
-        if not isinstance(header, dict) or hashlib.sha256(blob).hexdigest() != header.get("sha256"):
+        if not isinstance(header, dict) or zlib.crc32(blob) != header.get("crc32"):
             return None
     except (OSError, ValueError):
         return None
@@ -119,7 +132,7 @@ def write_entry(path: str, header: dict[str, Any], blob: bytes) -> None:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
         with open(tmp, "wb") as fh:
-            fh.write(json.dumps({**header, "sha256": hashlib.sha256(blob).hexdigest()}).encode())
+            fh.write(json.dumps({**header, "crc32": zlib.crc32(blob)}).encode())
             fh.write(b"\n" + blob)
         os.replace(tmp, path)
     except OSError:
@@ -139,7 +152,7 @@ def database_path(kind: str, material: str) -> str | None:
     from hyperscan import _version
 
     version = str(getattr(_version, "__version__", ""))
-    key = hashlib.sha256("\0".join((material, version, machine())).encode()).hexdigest()[:40]
+    key = digest("\0".join((material, version, machine())).encode("utf-8", "surrogatepass"))
     return os.path.join(directory, f"{kind}-{key}.hsdb")
 
 

@@ -6,7 +6,6 @@ package has no wheel (or ``HINTLINE_ENGINE=re``); the stdlib engine is used ther
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -15,7 +14,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hintline._linear import LinearPattern, Search
-from hintline._vectorscan.cache import CACHE_ENV, cache_dir, in_background, read_entry, write_entry
+from hintline._vectorscan.cache import (
+    CACHE_ENV,
+    cache_dir,
+    digest,
+    in_background,
+    read_entry,
+    write_entry,
+)
 from hintline._vectorscan.cache import machine as _machine
 from hintline.cleaner.match import Match, passes_guard
 
@@ -159,12 +165,9 @@ def cache_key(rules: Sequence[Rule]) -> str:
     assert _hs is not None
     from hyperscan import _version
 
-    digest = hashlib.sha256()
     header = [_FORMAT, TRANSLATION, str(getattr(_version, "__version__", "")), _machine()]
-    digest.update(json.dumps(header).encode())
-    for rule in rules:
-        digest.update(b"\0" + rule.pattern.encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()[:40]
+    patterns = (rule.pattern.encode("utf-8", "surrogatepass") for rule in rules)
+    return digest(b"\0".join((json.dumps(header).encode(), *patterns)))
 
 
 def _cache_path(rules: Sequence[Rule]) -> str | None:
