@@ -846,7 +846,9 @@ class _Prefilter:
         self._builder: threading.Thread | None = None
 
     def _database(self) -> Any:
-        """The database, or ``None`` while it compiles in the background."""
+        """The databases, or ``None`` while they compile in the background. A warm start loads
+        the long triggers' database (which choosing the long triggers, parsing every trigger,
+        keys) only for the first text that needs it (:meth:`_long`)."""
         with self._lock:
             if self._db is not None or self._broken:
                 return self._db
@@ -858,42 +860,52 @@ class _Prefilter:
             every = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_UTF8 | _hs.HS_FLAG_UCP
             flags = every | _hs.HS_FLAG_SINGLEMATCH
             all_ids = list(range(len(expressions)))
-            long_ids = [
-                n
-                for n, p in enumerate(self._patterns)
-                if (width := _trigger_width(p.trigger or p.pattern)) is None or width > _OVERLAP // 4
+            short = (("scrub", all_ids, flags), ("scrub-every", all_ids, every))
+            loaded = [
+                load_database(_hs, database_path(kind, _material(expressions, ids, f)))
+                for kind, ids, f in short
             ]
-            plans = (("scrub", all_ids, flags), ("scrub-long", long_ids, flags), ("scrub-every", all_ids, every))
-            materials = tuple(
-                json.dumps([_CACHE_FORMAT, int(f), [expressions[n].decode() for n in ids], ids])
-                for _kind, ids, f in plans
+            if all(db is not None for db in loaded):  # the long triggers' when a text needs it
+                self._db = (loaded[0], _LATER, loaded[1])
+                return self._db
+            plans = (short[0], ("scrub-long", self._long_ids(), flags), short[1])
+            materials = tuple(_material(expressions, ids, f) for _kind, ids, f in plans)
+            # a cold cache (or a fork child of a process compiling it)
+            builds = tuple(
+                (kind, material, functools.partial(_compile, expressions, ids, f) if ids else None)
+                for (kind, ids, f), material in zip(plans, materials, strict=True)
             )
-            loaded = tuple(
-                load_database(_hs, database_path(kind, material)) if ids else None
-                for (kind, ids, _f), material in zip(plans, materials, strict=True)
+            self._builder = in_background(
+                functools.partial(self._build, builds), "hintline-scrub-hyperscan"
             )
-            if all(db is not None or not ids for db, (_k, ids, _f) in zip(loaded, plans, strict=True)):
-                self._db = loaded
-            else:  # a cold cache (or a fork child of a process compiling it)
-
-                def build(ids: list[int], flag: int) -> Any:
-                    db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
-                    db.compile(
-                        expressions=[expressions[n] for n in ids],
-                        ids=ids,
-                        elements=len(ids),
-                        flags=[flag] * len(ids),
-                    )
-                    return db
-
-                builds = tuple(
-                    (kind, material, functools.partial(build, ids, f) if ids else None)
-                    for (kind, ids, f), material in zip(plans, materials, strict=True)
-                )
-                self._builder = in_background(
-                    functools.partial(self._build, builds), "hintline-scrub-hyperscan"
-                )
             return self._db
+
+    def _long_ids(self) -> list[int]:
+        """The patterns whose trigger is unbounded or longer than a quarter of the overlap
+        (choosing them parses every trigger)."""
+        return [
+            n
+            for n, p in enumerate(self._patterns)
+            if (width := _trigger_width(p.trigger or p.pattern)) is None or width > _OVERLAP // 4
+        ]
+
+    def _long(self) -> Any:
+        """The long triggers' database, loaded (or compiled) for the first text that needs it:
+        a text over :data:`_BLOCK` bytes with more than :data:`_MANY` trigger matches."""
+        with self._lock:
+            single, long, every = self._db
+            if long is _LATER:
+                assert _hs is not None
+                ids = self._long_ids()
+                long = None
+                if ids:
+                    expressions = [(p.trigger or p.pattern).encode() for p in self._patterns]
+                    flags = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_UTF8 | _hs.HS_FLAG_UCP
+                    flags |= _hs.HS_FLAG_SINGLEMATCH
+                    build = functools.partial(_compile, expressions, ids, flags)
+                    long = cached_database(_hs, "scrub-long", _material(expressions, ids, flags), build)
+                self._db = (single, long, every)
+            return long
 
     def _build(self, builds: tuple[tuple[str, str, Callable[[], Any] | None], ...]) -> None:
         try:
@@ -935,7 +947,7 @@ class _Prefilter:
             try:
                 scratch = local.scratch
             except AttributeError:
-                scratch = local.scratch = tuple(None if d is None else _hs.Scratch(d) for d in db)
+                scratch = local.scratch = [None if d is None or d is _LATER else _hs.Scratch(d) for d in db]
             data = text.encode("utf-8")
         except Exception:
             if self._db is None:
@@ -969,9 +981,37 @@ class _Prefilter:
             start = end - _OVERLAP
             while data[start] & 0xC0 == 0x80:
                 start -= 1
+        if long is _LATER:
+            try:
+                long = self._long()
+            except Exception:
+                return None  # the full pass answers
         if long is not None:
+            if scratch[1] is None:
+                scratch[1] = _hs.Scratch(long)
             long.scan(data, _on_match, 0, hits, scratch[1])
         return frozenset(hits)
+
+
+_LATER = object()
+"""Stands for the long triggers' database in a warm start until a text needs it."""
+
+
+def _material(expressions: list[bytes], ids: list[int], flags: int) -> str:
+    """What a trigger database is compiled from (its cache key)."""
+    return json.dumps([_CACHE_FORMAT, int(flags), [expressions[n].decode() for n in ids], ids])
+
+
+def _compile(expressions: list[bytes], ids: list[int], flags: int) -> Any:
+    assert _hs is not None
+    db = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+    db.compile(
+        expressions=[expressions[n] for n in ids],
+        ids=ids,
+        elements=len(ids),
+        flags=[flags] * len(ids),
+    )
+    return db
 
 
 _BLOCK = 4096
