@@ -162,3 +162,140 @@ def test_background_compile_holds_the_exit_only_when_it_can_cache(
     thread = _hscache.in_background(lambda: None, "hintline-test")
     thread.join(5)
     assert thread.daemon is daemon
+
+
+@needs_hyperscan
+def test_warm_first_call_loads_no_openssl_nor_pattern_analysis_and_parses_no_trigger(
+    tmp_path: Path,
+) -> None:
+    """On a warm cache, ``import hintline`` and a first clean() that a rule answers load neither
+    ``hashlib`` (OpenSSL: the cache is keyed and checked with zlib's checksums) nor the pattern
+    analysis of a cold build, parse no secret trigger (the renderer's shortcut recognises them
+    unparsed, and is on) and leave the long triggers' database to the first long text."""
+    code = "import hintline; print(hintline.clean(\"KeyError: 'customer_id'\").text)"
+    cold = _child(code, tmp_path)  # compiles and caches every database before it exits
+    probe = (
+        "import sys, hintline\n"
+        "print(hintline.clean(\"KeyError: 'customer_id'\").text)\n"
+        "from hintline.cleaner import render\n"
+        "from hintline.scrub import _DEFAULT\n"
+        "from hintline.scrub._scrubber import _LATER, parsed_trigger\n"
+        "heavy = ['hashlib', '_hashlib', 'hintline.cleaner._patterns']\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+        "print(parsed_trigger.cache_info().currsize, _DEFAULT._prefilter._db[1] is _LATER)\n"
+        "print(render._scan[1] == _DEFAULT._prefilter.fired)\n"
+        "long = 'AIza' * 3000 + ' password=S3cret'\n"
+        "print(_DEFAULT.scrub(long) == 'AIza' * 3000 + ' password=***', _DEFAULT._prefilter._db[1])\n"
+    )
+    warm = _child(probe, tmp_path).stdout.splitlines()
+    assert warm[0] == cold.stdout.strip()
+    assert warm[1:4] == ["[]", "0 True", "True"]
+    assert warm[4].startswith("True <hyperscan.Database")  # loaded for the long text
+
+
+def test_lazy_pattern_compiles_on_first_use_and_answers_as_re() -> None:
+    """A constant declared through hintline._lazyre is compiled by its first use (not before:
+    its mistakes show there) and from then on answers exactly as the compiled pattern."""
+    import re
+
+    from hintline import _lazyre
+
+    source = r"(?P<key>\w+)=(\d+)"
+    lazy = _lazyre.compile(source, _lazyre.IGNORECASE)
+    unset = _lazyre.LazyPattern.__dict__["search"]
+    with pytest.raises(AttributeError):
+        unset.__get__(lazy)  # nothing compiled yet
+    assert lazy.pattern == source
+    with pytest.raises(AttributeError):
+        lazy.no_such_attribute  # noqa: B018 - an unknown name compiles nothing
+    with pytest.raises(AttributeError):
+        unset.__get__(lazy)
+    real = re.compile(source, re.IGNORECASE)
+    text = "a=1, B=22; c=x"
+    assert lazy.search(text)[0] == real.search(text)[0]  # type: ignore[index]
+    assert [m.span() for m in lazy.finditer(text)] == [m.span() for m in real.finditer(text)]
+    assert lazy.findall(text) == real.findall(text)
+    assert lazy.sub("*", text) == real.sub("*", text)
+    assert lazy.subn("*", text) == real.subn("*", text)
+    assert lazy.split(text) == real.split(text)
+    assert lazy.match(text) is not None
+    assert lazy.fullmatch("a=1") is not None
+    assert (lazy.flags, lazy.groups, lazy.groupindex) == (real.flags, real.groups, real.groupindex)
+    broken = _lazyre.compile("(unclosed")
+    with pytest.raises(re.error):
+        broken.search("x")
+
+
+def _asserts(pattern: str) -> bool:
+    """Whether re's parse tree of ``pattern`` holds an anchor, boundary, look-around or
+    back-reference (the renderer's check without its shortcut)."""
+    from re import _constants as constants  # type: ignore[attr-defined]
+    from re import _parser as parser  # type: ignore[attr-defined]
+
+    banned = {
+        constants.AT,
+        constants.ASSERT,
+        constants.ASSERT_NOT,
+        constants.GROUPREF,
+        constants.GROUPREF_EXISTS,
+        constants.GROUPREF_IGNORE,
+        constants.GROUPREF_LOC_IGNORE,
+        constants.GROUPREF_UNI_IGNORE,
+    }
+    stack: list[object] = [parser.parse(pattern)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, parser.SubPattern):
+            for op, av in item.data:
+                if op in banned:
+                    return True
+                stack.append(av)
+        elif isinstance(item, (tuple, list)):
+            stack.extend(item)
+    return False
+
+
+_PIECES = [
+    "a", "-", " ", "#", "\n", "|", "*", "+", "?", "{2}", ")", "(", "(?:", "(?=", "(?!", "(?<=a)",
+    "(?<!a)", "(?P<g>", "(?P=g)", "(?(1)a|b)", "(?#c)", "(?i)", "(?x)", "(?i:", "(?s-i:", "(?>",
+    "^", "$", r"\b", r"\B", r"\A", r"\Z", r"\1", r"\d", r"\w", r"\\", r"\(", r"\[", r"\^", r"\$",
+    r"\x41", r"\u00e9", r"\N{BULLET}", "[a-z]", "[^]$]", "[]^]", r"[\]^]", "[$^(]", "[^^]", "[",
+    "]", r"[\b]", "[[]",
+]  # fmt: skip
+
+
+def test_unparsed_assertion_check_never_misses_an_assertion() -> None:
+    """The renderer's shortcut check says "no assertion" without parsing only when re's parser
+    agrees: on every rule, secret and trigger pattern and on 20,000 generated patterns built
+    from assertions, classes that hold ``^``, ``$`` or ``]``, escapes, groups, comments and
+    verbose mode; and it recognises every trigger (so a first clean() parses none)."""
+    import random
+    import re
+    import warnings
+
+    from hintline.cleaner import render
+    from hintline.scrub import SECRETS
+
+    plainly = render._PLAINLY_NO_ASSERTION.fullmatch
+    triggers = [p.trigger or p.pattern for p in SECRETS]
+    assert all(plainly(t) for t in triggers)
+    patterns = [*triggers, *(p.pattern for p in SECRETS), *(r.pattern for r in RULES)]
+    rng = random.Random(20)
+    for _ in range(20_000):
+        patterns.append("".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 7))))
+    checked = recognised = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "possible nested set": generated on purpose
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error:
+                continue
+            checked += 1
+            if plainly(pattern):
+                recognised += 1
+                assert not _asserts(pattern), pattern
+            else:
+                assert render._no_assertion(pattern) is not _asserts(pattern), pattern
+    assert checked > 5_000
+    assert recognised > 1_000
