@@ -100,6 +100,20 @@ def _until_exit_us(env: dict[str, str]) -> float:
     return (time.perf_counter() - start) * 1e6
 
 
+def _cli_us(env: dict[str, str], *args: str, stdin: str = "") -> float:
+    """Wall µs of ``python -m hintline ARGS`` in a fresh interpreter, until it exits."""
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "hintline", *args],
+        input=stdin,
+        text=True,
+        check=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    return (time.perf_counter() - start) * 1e6
+
+
 def _startup_rows() -> list[Case]:
     """``import hintline`` plus the first ``clean()`` in fresh interpreters, warm and cold."""
     warm, bytecode, copy = (
@@ -142,6 +156,27 @@ def _startup_rows() -> list[Case]:
             cold(_until_exit_us),
             None,
             note="once per machine",
+            self_timed=True,
+        ),
+        Case(
+            "clean",
+            "CLI: hintline clean of one error, warm cache (fresh interpreter until it exits)",
+            lambda: _cli_us(
+                _child_env(warm, ROOT / "src", bytecode),
+                "clean",
+                stdin="psycopg.errors.UniqueViolation: duplicate key value violates unique "
+                'constraint "users_email_key"\n',
+            ),
+            None,
+            note="the CLI's start-up: python -m hintline clean < one error",
+            self_timed=True,
+        ),
+        Case(
+            "clean",
+            "CLI: hintline --help (fresh interpreter until it exits)",
+            lambda: _cli_us(_child_env(warm, ROOT / "src", bytecode), "--help"),
+            None,
+            note="the CLI's start-up without a hint",
             self_timed=True,
         ),
         Case(
