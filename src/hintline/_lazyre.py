@@ -18,10 +18,18 @@ from re import ASCII as ASCII
 from re import DOTALL as DOTALL
 from re import IGNORECASE as IGNORECASE
 from re import MULTILINE as MULTILINE
+from re import NOFLAG as NOFLAG
+from re import UNICODE as UNICODE
 from re import VERBOSE as VERBOSE
+from re import A as A
+from re import I as I
+from re import M as M
 from re import Match as Match
 from re import Pattern as Pattern
 from re import RegexFlag as RegexFlag
+from re import S as S
+from re import U as U
+from re import X as X
 from re import error as error
 from re import escape as escape
 from re import findall as findall
@@ -39,11 +47,19 @@ __all__ = [
     "DOTALL",
     "IGNORECASE",
     "MULTILINE",
+    "NOFLAG",
+    "UNICODE",
     "VERBOSE",
+    "A",
+    "I",
     "LazyPattern",
+    "M",
     "Match",
     "Pattern",
     "RegexFlag",
+    "S",
+    "U",
+    "X",
     "compile",
     "error",
     "escape",
