@@ -389,7 +389,11 @@ def _fallback(
         line = _root_cause_line(text)
     if line is None and message and (picked is None or strength == PLAIN):
         line = scrub(message) if scrub_message else message
-    line = line or picked or (NO_ERROR_LINE if text.strip() else None)
+    return _hint_of(line or picked or (NO_ERROR_LINE if text.strip() else None))
+
+
+def _hint_of(line: str | None) -> Hint:
+    """The hint naming ``line`` (cached unless the line is long)."""
     if line is not None and len(line) > _MAX_CACHED_VALUE:
         return _fallback_hint_uncached(line)
     return _fallback_hint(line)
@@ -522,7 +526,10 @@ def _fallback_window(block: str) -> Hint | None:
         picked, at = _last_exception_at(window)
     if picked is None or indented or at <= zone:
         return None
-    return fallback(window)  # picks that same line again (no chain marker: screened above)
+    # fallback(window) would pick this same line (the same searches, in the same order) and
+    # name it: the window holds no chain marker (the block has none, and masking writes only
+    # `*`, which no marker holds), so the trace parser is not asked, nor the message
+    return _hint_of(picked)
 
 
 def _fallback_hint_uncached(line: str | None) -> Hint:
