@@ -138,7 +138,11 @@ def build_trace(
     language = raw.language
     packages: tuple[str, ...] = ()
     if language in _PACKAGE_LANGUAGES and not include:
-        modules = tuple(map(itemgetter(3), chain.from_iterable([reversed(exc.frames) for exc in excs])))
+        columns = map(itemgetter(3), chain.from_iterable([reversed(exc.frames) for exc in excs]))
+        if sum(len(exc.frames) for exc in excs) > _PACKAGES_KEY:
+            modules = tuple(dict.fromkeys(columns))  # (what _packages keeps of a longer key)
+        else:
+            modules = tuple(columns)
         packages = _packages(modules, memo)
     if language == "java":
         project_root = None  # a JVM frame names a file, never a path: the packages decide
