@@ -148,7 +148,7 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame]) -> int:
             if i < n and lines[i] in seen:
                 # a run of lines seen before (recursion, a trace logged again): at C level
                 hits = list(takewhile(truth, map(get, islice(lines, i, None))))
-                frames.extend(hits)
+                frames.extend(hits)  # type: ignore[arg-type]  # (takewhile stopped at the first None)
                 i += len(hits)
             continue
         if len(line) > MAX_LINE:
