@@ -1,5 +1,5 @@
-"""The JVM, Node, .NET and Ruby frame runs read a run of lines seen before at C level: the
-same raw traces as the line-by-line loops they replaced (``_reference_runs.py``), on every fixture
+"""The JVM and Node frame runs read a run of lines seen before at C level: the same raw
+traces as the line-by-line loops they replaced (``_reference_runs.py``), on every fixture
 and on variants built to exercise the runs (frame lines repeated, the trace logged twice,
 overlong lines and other frames inside runs, a memo about to be emptied), cold and warm."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hintline.traces import _dotnet, _jvm, _node, _ruby, parse_trace
+from hintline.traces import _jvm, _node, parse_trace
 from hintline.traces._memo import MEMO_SIZE, clear_memos
 from hintline.traces._raw import MAX_LINE, RawTrace
 from tests.traces import _reference_runs
@@ -24,7 +24,7 @@ def _variants(text: str) -> Iterator[tuple[str, list[str]]]:
     lines = text.split("\n")
     yield "as is", lines
     yield "logged twice", lines + lines
-    frames = [k for k, line in enumerate(lines) if line.lstrip().startswith(("at ", "from "))]
+    frames = [k for k, line in enumerate(lines) if line.lstrip().startswith("at ")]
     if not frames:
         return
     doubled: list[str] = []
@@ -51,30 +51,26 @@ def _raw(trace: RawTrace) -> tuple[Any, ...]:
 
 def _fill_memos() -> None:
     """Leave the frame memos one entry short of full: the next new line empties them."""
-    for memo in (_jvm._FRAME_LINES, _node._FRAME_LINES, _dotnet._FRAME_LINES, _ruby._FROM_LINES):
+    for memo in (_jvm._FRAME_LINES, _node._FRAME_LINES):
         memo.clear()
         memo.update((f"\tat filler.F.f{k}(F.java:{k})", ("F.java", k, f"f{k}", "filler.F", None)) for k in range(MEMO_SIZE - 1))
 
 
-# (language, the reader, the module and name of its frame run, the old run): the JVM and
-# Node readers call the run by name; the .NET and Ruby readers are the run, whole
-READERS: list[tuple[str, Callable[[list[str]], RawTrace], Any, str, Callable[..., Any]]] = [
+READERS: list[tuple[str, Callable[[list[str]], RawTrace], Any, str, Callable[..., int]]] = [
     ("java", _jvm.parse_jvm, _jvm, "_frame_run", _reference_runs.jvm_frame_run),
     ("javascript", _node.parse_node, _node, "_frame_run", _reference_runs.node_frame_run),
-    ("dotnet", _dotnet.parse_dotnet, _reference_runs, "", _reference_runs.parse_dotnet),
-    ("ruby", _ruby.parse_ruby, _reference_runs, "", _reference_runs.parse_ruby),
 ]
 
 
 @pytest.mark.parametrize(("language", "parse", "module", "name", "reference"), READERS, ids=[r[0] for r in READERS])
 def test_frame_runs_match_the_line_by_line_loop(
-    language: str, parse: Callable[[list[str]], RawTrace], module: Any, name: str, reference: Callable[..., Any],
+    language: str, parse: Callable[[list[str]], RawTrace], module: Any, name: str, reference: Callable[..., int],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     checked = runs = 0
     for path in FIXTURES:
         for label, lines in _variants(path.read_text(encoding="utf-8", errors="replace")):
-            states = ("cold", "warm", "memo nearly full") if label == "a run repeated" else ("cold", "warm")
+            states = ("cold", "warm", "memo nearly full") if label in ("as is", "a run repeated") else ("cold", "warm")
             for state in states:
                 got = []
                 for use_reference in (False, True):
@@ -84,9 +80,6 @@ def test_frame_runs_match_the_line_by_line_loop(
                         _fill_memos()
                     else:
                         parse(list(lines))  # (fills the memos with this trace's lines)
-                    if use_reference and not name:
-                        got.append(_raw(reference(list(lines))))
-                        continue
                     with monkeypatch.context() as m:
                         if use_reference:
                             m.setattr(module, name, reference)
@@ -94,8 +87,8 @@ def test_frame_runs_match_the_line_by_line_loop(
                 assert got[0] == got[1], (path.name, label, state)
                 checked += 1
                 runs += sum(len(e[2]) for e in got[0][3])
-    assert checked > 800
-    assert runs > 2_000
+    assert checked > 900
+    assert runs > 10_000
 
 
 def test_a_repeated_run_reads_every_line() -> None:
@@ -111,11 +104,3 @@ def test_a_repeated_run_reads_every_line() -> None:
     clear_memos()
     assert len(parse_trace(node).exceptions[0].frames) == 501
     assert parse_trace(node).exceptions[0].frames[-1].function == "main"
-    dotnet = "System.Exception: deep\n" + "   at A.B.F () [0x00001] in /srv/a.cs:5 \n" * 500 + "   at A.B.Main () [0x00001] in /srv/a.cs:9 \n"
-    clear_memos()
-    assert len(parse_trace(dotnet).exceptions[0].frames) == 501
-    assert parse_trace(dotnet).exceptions[0].frames[-1].function == "Main"
-    ruby = "/srv/a.rb:5:in `f': deep (RuntimeError)\n" + "\tfrom /srv/a.rb:5:in `f'\n" * 500 + "\tfrom /srv/a.rb:9:in `<main>'\n"
-    clear_memos()
-    assert len(parse_trace(ruby).exceptions[0].frames) == 502
-    assert parse_trace(ruby).exceptions[0].frames[-1].function == "<main>"

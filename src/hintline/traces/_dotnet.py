@@ -9,8 +9,6 @@ prints an unhandled exception twice (``[ERROR] FATAL UNHANDLED EXCEPTION:``): on
 from __future__ import annotations
 
 import re
-from itertools import islice, takewhile
-from operator import truth
 
 from hintline.traces._detect import is_dotnet_frame
 from hintline.traces._memo import MEMO_SIZE, shared_dict
@@ -78,8 +76,7 @@ def parse_dotnet(lines: list[str]) -> RawTrace:
     """Parse the first .NET exception (with its inner exceptions) in ``lines``.
 
     A frame line seen before costs one dict lookup on the line as printed (no strip, no
-    Python call), and the lines seen before that follow it one C-level ``map`` of the memo's
-    ``get``; a new one is read by :func:`dotnet_frame` and remembered.
+    Python call); a new one is read by :func:`dotnet_frame` and remembered.
     """
     trace = RawTrace("dotnet")
     chain: list[RawException] = []
@@ -87,21 +84,11 @@ def parse_dotnet(lines: list[str]) -> RawTrace:
     in_frames = False
     seen = _FRAME_LINES
     get = seen.get
-    n = len(lines)
-    i = 0
-    while i < n:
-        line = lines[i]
-        i += 1
+    for line in lines:
         frame = get(line) if chain else None  # (only frame lines of at most MAX_LINE are in it)
         if frame is not None:
             in_frames = True
-            frames = chain[block].frames
-            frames.append(frame)
-            if i < n and lines[i] in seen:
-                # a run of lines seen before (recursion, a trace logged again): at C level
-                hits = list(takewhile(truth, map(get, islice(lines, i, None))))
-                frames.extend(hits)  # type: ignore[arg-type]  # (takewhile stopped at the first None)
-                i += len(hits)
+            chain[block].frames.append(frame)
             continue
         if len(line) > MAX_LINE:
             continue

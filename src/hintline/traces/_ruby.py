@@ -8,8 +8,6 @@ error_highlight's echoed source line and caret are skipped.
 from __future__ import annotations
 
 import re
-from itertools import islice, takewhile
-from operator import truth
 
 from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
@@ -38,8 +36,7 @@ def _frame(file: str, line: str, method: str) -> RawFrame:
 def parse_ruby(lines: list[str]) -> RawTrace:
     """Parse the first Ruby error (and its printed causes) in ``lines``.
 
-    One tight loop: a ``from`` line seen before costs one dict lookup and an append (and the
-    lines seen before that follow it one C-level ``map`` of the memo's ``get``); only a
+    One tight loop: a ``from`` line seen before costs one dict lookup and an append; only a
     line that misses is asked whether it is a new frame (``from `` in it) or a header (``:in ``
     in it), and any other line is skipped.
     """
@@ -48,44 +45,33 @@ def parse_ruby(lines: list[str]) -> RawTrace:
     seen = _FROM_LINES
     get = seen.get
     frames: list[RawFrame] = []  # the current exception's (before any header: dropped ones)
-    n = len(lines)
-    i = 0
-    while i < n:
-        line = lines[i]
-        i += 1
+    for line in lines:
         frame = get(line)
-        if frame is not None:
-            frames.append(frame)
-            if i < n and lines[i] in seen:
-                # a run of lines seen before (recursion, a trace logged again): at C level
-                hits = list(takewhile(truth, map(get, islice(lines, i, None))))
-                frames.extend(hits)  # type: ignore[arg-type]  # (takewhile stopped at the first None)
-                i += len(hits)
-            continue
-        if len(line) > MAX_LINE:
-            continue
-        if "from " in line and line.lstrip().startswith("from "):
-            f = _FROM.match(line)
-            if f is not None:
-                frame = _frame(f[1], f[2], f[3])
-                if len(seen) >= MEMO_SIZE:
-                    seen.clear()
-                seen[line] = frame
         if frame is None:
-            h = _HEAD.match(line) if ":in " in line else None
-            if h is not None:
-                if len(out) >= MAX_EXCEPTIONS:
-                    break
-                rest = h[4]
-                cls = _CLASS.search(rest)
-                if cls:
-                    cur = RawException(cls[1], rest[: cls.start()])
-                else:
-                    cur = RawException("RuntimeError" if rest == "unhandled exception" else "Exception", rest)
-                cur.add(_frame(h[1], h[2], h[3]))
-                out.append(cur)
-                frames = cur.frames
-            continue
+            if len(line) > MAX_LINE:
+                continue
+            if "from " in line and line.lstrip().startswith("from "):
+                f = _FROM.match(line)
+                if f is not None:
+                    frame = _frame(f[1], f[2], f[3])
+                    if len(seen) >= MEMO_SIZE:
+                        seen.clear()
+                    seen[line] = frame
+            if frame is None:
+                h = _HEAD.match(line) if ":in " in line else None
+                if h is not None:
+                    if len(out) >= MAX_EXCEPTIONS:
+                        break
+                    rest = h[4]
+                    cls = _CLASS.search(rest)
+                    if cls:
+                        cur = RawException(cls[1], rest[: cls.start()])
+                    else:
+                        cur = RawException("RuntimeError" if rest == "unhandled exception" else "Exception", rest)
+                    cur.add(_frame(h[1], h[2], h[3]))
+                    out.append(cur)
+                    frames = cur.frames
+                continue
         frames.append(frame)
     trace.chain_parents()
     return trace
