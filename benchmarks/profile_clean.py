@@ -56,7 +56,7 @@ def _stages(text: str, matcher: Any, database: Any, scratch: Any) -> str:
     from hintline.cleaner import caches, render
     from hintline.cleaner.bound import prepare
     from hintline.cleaner.locate import locate
-    from hintline.cleaner.normalise import normalise
+    from hintline.cleaner.normalise import normalise, normalise_and_locate
 
     data = text.encode()
     found = matcher.match(text)
@@ -68,7 +68,7 @@ def _stages(text: str, matcher: Any, database: Any, scratch: Any) -> str:
         _best(lambda: prepare(text)),
         _best(lambda: normalise(text)),
         _best(lambda: locate(text)),
-        _best(lambda: locate(normalise(text))) - _best(lambda: text),
+        _best(lambda: normalise_and_locate(text)) - _best(lambda: text),  # as clean() calls them
         _best(lambda: database.scan(data, None, 0, None, scratch)),
         _best(lambda: matcher.candidates(text, data)),
         _best(lambda: regex.search(text).groupdict()),  # type: ignore[union-attr]

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 from hintline.categories import Category, Kind
 from hintline.cleaner import match as _engine
 from hintline.cleaner.bound import prepare
-from hintline.cleaner.locate import locate
-from hintline.cleaner.normalise import normalise as normalise_text
+from hintline.cleaner.normalise import normalise_and_locate
 from hintline.cleaner.render import (
     MAX_HINT_CHARS,
     MAX_VALUE_CHARS,
@@ -138,8 +137,11 @@ def clean(error: str | bytes | BaseException) -> Hint:
     """
     try:
         prepared = prepare(error)
-        text = normalise_text(prepared)
-        located = locate(text)
+        front = normalise_and_locate(prepared)
+        if front is None:  # plain text, one block: the common case
+            text, located = prepared, None
+        else:
+            text, located = front
         block = text if located is None else located.block
         hint = _matched(block)
         if hint is None:  # no wording rule: what the runtime's codes say

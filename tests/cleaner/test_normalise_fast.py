@@ -204,9 +204,73 @@ def test_plain_inputs_take_the_fast_path() -> None:
     ):
         assert norm.normalise(text) is text
         assert locate(text) is None
+        assert norm.normalise_and_locate(text) is None
 
 
 @settings(max_examples=2000, deadline=None)
 @given(_mixed)
 def test_first_line_is_the_first_non_blank_line(text: str) -> None:
     assert norm._first_line(text) == next((line for line in text.split("\n") if line.strip()), "")
+
+
+# Starts of a log, a test report or a PHP error (what locate() reads), and near misses of them.
+_OPENINGS = [
+    "", "TRACE x", "Traceback (most recent call last):", "Tue, 01 Dec 2026 10:00:00 +0000 x",
+    "Thu ", "ERROR app: boom", "Exception in thread", "E1202 02:16:48.123456 12345 f.cc:42] x",
+    "E20261202 02:16:48.123456 12345 f.cc:42] x", "E ", "E", "Error: x", "EMERG x", "[error] x",
+    "level=error msg=x", "time=2026-12-01T10:00:00Z level=info x", "ts=1 x", "PHP Warning:  x",
+    "Fatal error: x", "Warning: x", "Notice: x", "= test session starts =", "=",
+    "\nFatal error: x", "\n", "Dec  1 10:00:03 web01 sshd[812]: error: x", "Decimal x",
+    "2026-12-01 10:00:00 INFO x", "12 ERROR x", "WARN x", "W", "Wx", "I1202", "INFO", "x",
+    "<html><body>x</body></html>", "<module>", "  <br>", "\ufeff<pre>x</pre>", "{", "[x", '"x"',
+]
+
+
+@st.composite
+def _fronts(draw: st.DrawFn) -> str:
+    return draw(st.sampled_from(_OPENINGS)) + draw(st.one_of(st.just(""), _near_plain()))
+
+
+@settings(max_examples=4000, deadline=None)
+@given(_fronts())
+def test_front_answers_as_normalise_then_locate(text: str) -> None:
+    """clean()'s front, one call, answers as normalise() then locate() on what it gives; it
+    says "nothing to do" (None) only for a text both leave as it is."""
+    from hintline.cleaner.locate import locate
+
+    def seen(located: object) -> object:
+        if located is None:
+            return None
+        return (located.block, located.rest, located.message, located.failure, located.log)  # type: ignore[attr-defined]
+
+    norm.clear_memo()
+    expected_text = norm.normalise(text)
+    expected = (expected_text, seen(locate(expected_text)))
+    front = norm.normalise_and_locate(text)
+    if front is None:
+        assert expected_text is text
+        assert expected[1] is None
+    else:
+        assert (front[0], seen(front[1])) == expected
+
+
+def test_text_opening_with_words_is_not_a_page() -> None:
+    """Markup quoted by an error that opens with words is read as it is (not stripped as a
+    page's tags): a trace's <module>, a template error's '<b>', React's nesting warning."""
+    from hintline.cleaner._html import is_html
+
+    trace = (
+        "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n"
+        "    render()\njinja2.exceptions.TemplateSyntaxError: unexpected '<b>' in template\n"
+    )
+    react = "Warning: validateDOMNesting(...): <div> cannot appear as a descendant of <p>."
+    for text in (trace, react):
+        assert not is_html(text)
+        assert norm.normalise(text) == text
+    for page in (
+        "<html><body><p>Error<br>KeyError: &#x27;user_id&#x27;</p></body></html>",
+        "  \n<!DOCTYPE html><html><title>502 Bad Gateway</title></html>",
+        "\ufeff<pre>x</pre>",
+        '<?xml version="1.0"?>\n<!DOCTYPE html>\n<html><body>x</body></html>',
+    ):
+        assert is_html(page), page

@@ -83,14 +83,25 @@ def _tags_out(fragment: str) -> str:
     return html.unescape(fragment)
 
 
-# The letters a page's first tags start with (``<module>``, ``<init>``, ``<lambda>`` in traces
-# are not tags, and are passed over without the regex).
+# The letters a known tag's name starts with, after its ``<`` (``<module>``, ``<init>``,
+# ``<lambda>`` in traces start with none of them, and are passed over without the regex).
 _TAG_FIRST = frozenset("!/hHpPbBtTdDsScCaA")
+# What may come before a page's first ``<``: the blanks normalise() reads as a text's start.
+_LEADING = " \t\n\r\ufeff"
 
 
 def is_html(text: str) -> bool:
-    """Whether a known HTML tag opens in the first 512 characters (``<module>``, ``<init>`` in
-    traces are not tags)."""
+    """Whether ``text`` is an HTML page or fragment: it opens with markup (after blanks: a
+    doctype, ``<html>``, a fragment's first tag) and a known tag opens in its first 512
+    characters (up to 8 ``<`` are tried: a ``<?xml …?>`` or a comment may come first).
+
+    A text that opens with words is read as it is, whatever markup it quotes: a trace's
+    ``<module>``, a template or parser error's ``unexpected '<b>'``, React's ``<div> cannot
+    appear as a descendant of <p>``, a message before a response body (the rules read the
+    body's words as they are).
+    """
+    if text[:1] != "<" and text.lstrip(_LEADING)[:1] != "<":
+        return False
     at = text.find("<", 0, 512)
     tries = 0
     while at >= 0 and tries < 8:

@@ -233,6 +233,9 @@ for _start in (*_LEVEL_STARTS, *_MONTHS):
     _STARTS_BY_FIRST[_start[0]] = (*_STARTS_BY_FIRST.get(_start[0], ()), _start)
 for _digit in "0123456789":
     _STARTS_BY_FIRST[_digit] = (_digit,)
+STARTS_BY_FIRST = _STARTS_BY_FIRST
+"""What a record header can start with, by its first character (for the pipeline's front,
+:func:`hintline.cleaner.normalise.normalise_and_locate`, which reads a text's start once)."""
 
 
 def _may_open_record(text: str, start: int) -> bool:

@@ -6,17 +6,21 @@
   message and exception fields the log readers know, one or two levels deep (a JSON string
   inside a JSON field is decoded too). A record below ERROR, and every record of JSON lines,
   opens with its level (``INFO message``) so that the failure can be located.
-* An HTML page becomes its text: its ``<pre>`` blocks, else its
-  title and body text; tags, scripts and styles dropped, ``<br>`` a line break, entities
-  decoded.
+* An HTML page (a text that opens with markup) becomes its text: its ``<pre>`` blocks, else
+  its title and body text; tags, scripts and styles dropped, ``<br>`` a line break, entities
+  decoded. A text that opens with words keeps the markup it quotes (a trace's ``<module>``, a
+  template error's ``'<b>'``).
 * CRLF and lone CR become LF; HTML entities and JSON escapes left in plain text (``&#x27;``,
   ``\\n``, ``\\"``) are decoded, so captured keys carry no escape residue.
 * A prefix common to every line is cut: an ISO timestamp, a syslog header, a container
   runtime's (CRI ``… stdout F``, Compose ``web-1  | ``), pytest's ``E``, uniform indentation.
 
 A text with none of these is returned as is (the same object), after a few checks that cost
-well under a microsecond (one-character ``in`` tests, each a ``memchr`` pass; the regexes run
-only when one of them says there may be something to do). Total: any input gives a ``str``.
+well under a microsecond: its first two characters, then four one-character ``in`` tests
+(``\\r``, ``\\``, ``&``, ``|``), each a ``memchr`` pass; the regexes run only when one of them
+says there may be something to do. :func:`normalise_and_locate`, ``clean()``'s front, makes
+the same checks for locate() too (a log opens with a record header). Total: any input gives a
+``str``.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from collections.abc import Callable
 
 from hintline import _lazyre as re  # patterns compiled on first use
 from hintline.cleaner._json import MAX_DEPTH, json_string, json_text
+from hintline.cleaner.locate import STARTS_BY_FIRST, Located, locate
 
-__all__ = ["normalise"]
+__all__ = ["normalise", "normalise_and_locate"]
 
 
 def _load_html(text: str) -> bool:
@@ -80,23 +85,46 @@ def normalise(text: str) -> str:
     Plain text (the common case) is recognised by a few character checks and returned as is.
     """
     try:
-        if not text:
-            return text
         first = text[0]
-        if (  # the checks of _plain(), inline and cheapest first: this is every call's path
-            first in _FIRST_SPECIAL
+        if not (  # the checks of _plain(), inline and cheapest first: this is every call's path
+            (first in _STARTS and ((starts := _STARTS[first]) is None or text[1] in starts))
             or "\r" in text
             or "\\" in text
             or "&" in text
-            or (first in _MONTH_FIRST and text.startswith(_MONTHS))
-            or (first == "E" and (len(text) == 1 or text[1] in _PYTEST_E_NEXT))
             or ("|" in text and 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73)
-            or ("<" in text and is_html(text))
         ):
-            return _remembered(text)
-        return text
+            return text
+    except IndexError:  # an empty or one-character text: the long way
+        if not text:
+            return text
+    try:
+        return _remembered(text)
     except (ValueError, RecursionError, MemoryError):
         return text
+
+
+def normalise_and_locate(text: str) -> tuple[str, Located | None] | None:
+    """:func:`normalise` then :func:`~hintline.cleaner.locate.locate` on what it gives, in
+    one call (``clean()``'s front): ``(normalised text, located block or None)``.
+
+    ``None`` when there is nothing to do: the text is plain and one block, the common case,
+    recognised by :func:`normalise`'s character checks with the first two characters read
+    once for both stages.
+    """
+    try:
+        first = text[0]
+        if not (
+            (first in _FRONT and ((second := _FRONT[first]) is None or text[1] in second))
+            or "\r" in text
+            or "\\" in text
+            or "&" in text
+            or ("|" in text and 0 < text.find("|", 0, 72) < text.find("\n", 0, 72) % 73)
+        ):
+            return None
+    except IndexError:  # an empty or one-character text: the long way
+        pass
+    out = normalise(text)  # (not in the try: an IndexError there is not one of the checks')
+    return out, locate(out)
 
 
 _MEMO: dict[str, str | None] = {}
@@ -185,6 +213,40 @@ _MONTH_FIRST = frozenset("JFMASOND")
 _FIRST_SPECIAL = frozenset(' \t\n\ufeff{["<0123456789')
 _PYTEST_E_NEXT = frozenset((" ", "\n", ""))
 _PREFIX_FIRST = frozenset("0123456789[< \tE")
+
+
+def _second_characters(starts: dict[str, tuple[str, ...]]) -> dict[str, frozenset[str] | None]:
+    """For each first character, the second characters a text opening with one of its starts
+    can have (``None``: any, a start of one character)."""
+    seconds: dict[str, frozenset[str] | None] = {}
+    for first, options in starts.items():
+        if any(len(start) < 2 for start in options):
+            seconds[first] = None
+        else:
+            seconds[first] = frozenset(start[1] for start in options)
+    return seconds
+
+
+# The starts of a text that normalise() may have work on, by first character: JSON, HTML,
+# indentation, a timestamp, a syslog priority (any second character); a syslog month; pytest's
+# ``E`` with a space or a line break after it (a text of ``E`` alone has no second character).
+_NORMALISE_STARTS: dict[str, tuple[str, ...]] = {first: (first,) for first in _FIRST_SPECIAL}
+for _month in _MONTHS:
+    _NORMALISE_STARTS[_month[0]] = (*_NORMALISE_STARTS.get(_month[0], ()), _month)
+_NORMALISE_STARTS["E"] = ("E ", "E\n")
+_STARTS = _second_characters(_NORMALISE_STARTS)
+"""First character -> the second characters (``None``: any) of a text normalise() may change;
+a text whose first two characters are not here needs none of the start's checks."""
+# The same for normalise() then locate(): a record header's starts, a pytest report's ``=``, a
+# PHP error after an empty line.
+_FRONT = _second_characters(
+    {
+        first: (*_NORMALISE_STARTS.get(first, ()), *STARTS_BY_FIRST.get(first, ()))
+        for first in {*_NORMALISE_STARTS, *STARTS_BY_FIRST, "=", "\n"}
+    }
+    | {"=": ("=",), "\n": ("\n",)}
+)
+
 
 
 def _may_be_prefixed(text: str) -> bool:
