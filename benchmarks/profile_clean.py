@@ -41,7 +41,7 @@ def main() -> None:
     database = matcher._database
     print("µs per call | whole clean() | whole clean(), first seen | prepare | normalise | "
           "locate | normalise + locate, less the timing loop (target 0.3) | scan, no callback | scan + callbacks | verify (re capture) | render (cached) | "
-          "render (first seen) | match callbacks")
+          "render (first seen) | render (first seen, general path) | match callbacks")
     for label, text in inputs.items():
         print(f"{label} | {_stages(text, matcher, database, scratch)}")
     _fallback_table()
@@ -74,6 +74,8 @@ def _stages(text: str, matcher: Any, database: Any, scratch: Any) -> str:
         _best(lambda: regex.search(text).groupdict()),  # type: ignore[union-attr]
         _best(lambda: hint.render(found.rule, found.groups)),
         _best(lambda: render._render_uncached(found.rule, found.groups)),
+        # what a first-seen rendering cost before plain values skipped normalise and collapse
+        _best(lambda: render._render_general(found.rule, found.groups)),
     ]
     cells = " | ".join(f"{x:.2f}" for x in times)
     return f"{cells} | {len(matcher.candidates(text, data))}"

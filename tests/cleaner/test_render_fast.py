@@ -240,3 +240,206 @@ def test_the_one_scan_shortcut_is_on() -> None:
     assert render._prefilter_scan(package._DEFAULT) is not None
     assert render._quiet("Hint: Column 'user_id' does not exist.")
     assert not render._quiet("Hint: token AKIAIOSFODNN7EXAMPLE")
+
+
+# --- the plain-value path (issue 20): plain values fill the template as they are -------------
+
+# values the plain path takes (printable ASCII, single spaces, no comma) or just misses, and
+# secrets or halves of one that only the whole filled template shows: a value ending where the
+# template's text goes on (`postgres://u:` + `S3cret@db…`), a template ending where a value
+# goes on
+_BOUNDARY = (
+    "postgres://u:",
+    "postgresql://app:",
+    "S3cretPassw0rd@db.internal:5432/app",
+    "AKIAIOSFODNN7",
+    "EXAMPLE",
+    "ghp_",
+    "sk-proj-",
+    "--password",
+    "hunter2hunter2",
+    "password=",
+    "Bearer",
+    "lock timeout",
+    "user_id",
+    "a  b",
+    "a ",
+    " a",
+    "'users'",
+    '"emial"',
+    "(x)",
+    "a(",
+    ")x",
+    "x" * 64,
+    "x" * 65,
+    "100%",
+    "%s",
+    "{key}",
+    "a\x00b",
+    "sku, region",
+)
+_HOSTILE_PLAIN = _BOUNDARY + SECRETS[:9] + ("", None)
+_plainish = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=70)
+_near_plain = st.none() | _plainish | st.sampled_from(_HOSTILE_PLAIN) | st.sampled_from(_HALVES)
+
+
+@pytest.mark.parametrize("rule", _RULES, ids=lambda rule: rule.name)
+def test_every_rule_with_plain_and_hostile_values(rule: Any) -> None:
+    """Every rule × each hostile value in each group (the others plain), and in all at once."""
+    names = _named(rule)
+    for value in _HOSTILE_PLAIN:
+        cases = [{n: (value if n == name else "users") for n in names} for name in names]
+        cases.append(dict.fromkeys(names, value))
+        for groups in cases:
+            assert _rendered(rule, groups) == _reference(rule, groups), groups
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.sampled_from(_RULES), st.data())
+def test_every_rule_with_near_plain_values(rule: Any, data: st.DataObject) -> None:
+    groups = {name: data.draw(_near_plain, label=name) for name in _named(rule)}
+    assert _rendered(rule, groups) == _reference(rule, groups)
+
+
+_BOUNDARY_TEMPLATES = (
+    *_TEMPLATES,
+    "Connect to {key}S3cretPassw0rd@db.internal:5432/app failed for '{other}'.",
+    "{key} hunter2hunter2 was rejected ({other})",
+    "{other}IOSFODNN7{key}",
+    "100% of '{key}' in {other}%s",
+    "{key}",
+    "{key}{other}",
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(_BOUNDARY_TEMPLATES),
+    st.booleans(),
+    st.sampled_from(list(Category)),
+    _near_plain,
+    _near_plain,
+)
+def test_templates_that_meet_a_plain_value_into_a_secret(
+    template: str, key_list: bool, category: Category, key: str | None, other: str | None
+) -> None:
+    rule = SimpleNamespace(
+        code="T001",
+        name="test.template",
+        category=category,
+        hint=template,
+        key_group="key",
+        key_list=key_list,
+    )
+    groups = {"key": key, "other": other}
+    assert _rendered(rule, groups) == _reference(rule, groups)
+
+
+@pytest.mark.parametrize(
+    ("template", "key", "other"),
+    [
+        (
+            "Connect to {key}S3cretPassw0rd@db.internal:5432/app failed for '{other}'.",
+            "postgresql://app:",
+            "x",
+        ),
+        ("{key} hunter2hunter2 was rejected ({other})", "--password", "x"),
+        ("{other}IOSFODNN7{key}", "EXAMPLE", "AKIA"),
+    ],
+)
+def test_a_secret_across_the_template_boundary_is_masked(template: str, key: str, other: str) -> None:
+    """Each plain value is harmless alone; the filled template holds a secret: masked."""
+    rule = SimpleNamespace(
+        code="T001",
+        name="test.template",
+        category=Category.OTHER,
+        hint=template,
+        key_group="key",
+        key_list=False,
+    )
+    groups = {"key": key, "other": other}
+    hint = _rendered(rule, groups)
+    assert hint == _reference(rule, groups)
+    assert "***" in hint.text, hint.text
+
+
+def test_the_plain_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain values render without the general path (so the tests above compare the plain
+    path, not the general one twice); a quoted value is normalised, then plain; a secret in
+    the filled template sends it to the general path."""
+    pytest.importorskip("hyperscan")
+    from hintline import scrub as package
+
+    package.scrub("wait for the prefilter")
+    package._DEFAULT._prefilter.wait(600)
+    rule = next(r for r in RULES if r.name == "db.pg-foreign-key-missing")
+    general: list[object] = []
+    real = render._render_general
+    monkeypatch.setattr(render, "_render_general", lambda *a: general.append(a) or real(*a))
+    for groups in ({"key": "user_id", "table": "users"}, {"key": "'user_id'", "table": None}):
+        caches.clear()
+        assert render.render(rule, groups) == _reference(rule, groups)
+    assert not general
+    caches.clear()
+    render.render(rule, {"key": "AKIAIOSFODNN7EXAMPLE", "table": "users"})
+    assert len(general) == 1
+
+
+@pytest.mark.parametrize(
+    "template",
+    ["{key!r}", "{key:>9}", "{key.real}", "{key[0]}", "{0}", "a  {key}", "{key} ", "a\n{key}", " {key}"],
+)
+def test_templates_the_plain_path_leaves_to_the_general_one(template: str) -> None:
+    assert render._plan(template) is None
+
+
+def test_a_percent_in_a_template_is_text() -> None:
+    plan = render._plan("100% of {key} (%s, %%)")
+    assert plan is not None
+    assert plan.form % ("k",) == "Hint: 100% of k (%s, %%)"
+
+
+# --- key completion (signals._complete): the one-scan shortcut against the plain reading ----
+
+
+def _ref_complete(hint: Hint, raw: str) -> Hint:
+    """Key completion as it read before the shortcut: scrub the key, make the hint anew, keep
+    the hint's kind and retry."""
+    key = scrub(render.normalise(raw.replace("\\\\", "\\"), split=False))
+    if not key or key == "/":
+        return hint
+    done = render.make_hint(
+        hint.category, f"[{key}] " + hint.text.removeprefix(render.PREFIX), hint.rule, key
+    )
+    return dataclasses.replace(done, kind=hint.kind, retry=hint.retry)
+
+
+_RAW_KEYS = (
+    "/v1/reports",
+    "db.internal:5432",
+    "C:\\\\data\\\\in.csv",
+    "",
+    "/",
+    "'/v1/x'",
+    "é/列",
+    "\x1b[31m/x",
+    "/" + "a" * 300,
+    "] token AKIA",
+    "a  b",
+    *_BOUNDARY,
+    *SECRETS,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(list(Category)),
+    st.sampled_from(_RAW_KEYS) | st.sampled_from(_HALVES) | _plainish | st.text(max_size=20),
+    st.sampled_from(("IOSFODNN7EXAMPLE is the token", "S3cret@db.internal/app down", "x" * 236))
+    | _plainish,
+)
+def test_key_completion_answers_as_it_read(category: Category, raw: str, rest: str) -> None:
+    from hintline.cleaner import signals
+
+    hint = render.make_hint(category, rest, "test.rule", None)
+    assert signals._complete(hint, raw) == _ref_complete(hint, raw)

@@ -3,9 +3,11 @@ as one scrubbed ``Hint: `` line of at most 240 characters."""
 
 from __future__ import annotations
 
+import operator
+import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from hintline import _lazyre as re  # patterns compiled on first use
 from hintline import scrub as _scrub_package
@@ -309,7 +311,169 @@ def _no_assertion(pattern: str) -> bool:
     return True
 
 
+# --- a first-seen rendering of plain values --------------------------------------------------
+#
+# Most captures are identifiers or a few words (`user_id`, `users`, `/v1/orders`, `db:5432`,
+# `lock timeout`): printable ASCII, single spaces between words, no comma, not too long, not
+# opening a pair. Such a value normalises to itself (as a key list too), so the hint is the
+# template filled with the raw values; and when the template (checked once, :func:`_plan`) is
+# one printable line without a run of spaces or a trailing space, such a value (non-empty, no
+# space at either end, none doubled) cannot make one, so there is nothing to collapse either.
+# What is left per call depends on the values only: one check that they are plain, one
+# prefilter scan of the filled template (as in the general path), the cut, the ``Hint``.
+# Anything else (a value to normalise, a secret the scan finds, no prefilter) takes the general
+# path, which answers as the contract reads (``tests/cleaner/test_render_fast.py``).
+
+_PLAIN_FIRST = "".join(
+    re.escape(c) for c in map(chr, range(0x21, 0x7F)) if c != "," and c not in _PAIRS
+)
+_PLAIN_REST = "".join(re.escape(c) for c in map(chr, range(0x20, 0x7F)) if c != ",")
+_PLAIN_VALUE = f"[{_PLAIN_FIRST}][{_PLAIN_REST}]{{0,{MAX_VALUE_CHARS - 1}}}"
+"""A value :func:`normalise` returns as it is (with or without ``split``) if, besides, it has
+no space at its end nor two in a row (:func:`_plain_spaces`): 1-64 printable ASCII
+characters, no comma, no space at its start, not opening a pair."""
+
+
+def _plain_spaces(joined: str) -> bool:
+    """Whether the values joined by NUL in ``joined`` (each matching :data:`_PLAIN_VALUE`, so
+    none starting with a space) have no space at their end nor two in a row."""
+    return " " not in joined or (
+        "  " not in joined and " \x00" not in joined and joined[-1] != " "
+    )
+
+
+class _Plan(NamedTuple):
+    """How :func:`_render_uncached` fills a template with plain values."""
+
+    form: str
+    """``PREFIX + template`` as a ``%`` format: each field a ``%s``, a literal ``%`` doubled."""
+    values: Callable[[Mapping[str, str | None]], Any] | None
+    """The fields' values in the template's order (a tuple; one value alone when there is one
+    field); ``None`` when the template has no field (``form`` is then the text)."""
+    single: bool
+    """Whether the template has exactly one field."""
+    fields: frozenset[str]
+    """The template's field names."""
+    plain: Callable[[str], Any]
+    """Whether the values joined by NUL are that many values of the form :data:`_PLAIN_VALUE`,
+    no more (a value holding a NUL is not plain), no fewer."""
+
+
+_plans: dict[str, _Plan | None] = {}
+"""Per hint template (rule data, not input, so not emptied by ``caches.clear``): its plan."""
+
+
+def _plan(template: str) -> _Plan | None:
+    """The plan of ``template`` when filling it with plain values gives a finished hint but for
+    the scrub and the cut: every field a bare name; with each field filled, valid Unicode,
+    printable (one line), no two spaces in a row, no space at the end. A non-empty value without
+    spaces keeps all of that true whatever it is, so checking one filling (``x``) checks them
+    all. ``None``: the general path renders this template."""
+    if template in _plans:
+        return _plans[template]
+    plan = None
+    try:
+        form = [PREFIX]
+        order: list[str] = []
+        for literal, field, spec, conversion in string.Formatter().parse(template):
+            form.append(literal.replace("%", "%%"))
+            if field is not None:
+                if not field.isidentifier() or spec or conversion:
+                    raise ValueError(field)
+                form.append("%s")
+                order.append(field)
+        sample = (PREFIX + template).format_map(dict.fromkeys(order, "x"))
+        sample.encode("utf-8")
+        if sample.isprintable() and "  " not in sample and sample[-1:] != " ":
+            text = "".join(form)
+            if not order:
+                text = text % ()
+            plan = _Plan(
+                text,
+                operator.itemgetter(*order) if order else None,
+                len(order) == 1,
+                frozenset(order),
+                re.compile(
+                    f"{_PLAIN_VALUE}(?:\\x00{_PLAIN_VALUE}){{{max(0, len(order) - 1)}}}"
+                ).fullmatch,
+            )
+            filled = plan.form % (tuple("x" * len(order)) if order else ())
+            if filled != sample:  # the two fillings agree, or no plan
+                plan = None
+    except Exception:  # the general path answers (or raises) as it always has
+        plan = None
+    if len(_plans) >= 4096:
+        _plans.clear()
+    _plans[template] = plan
+    return plan
+
+
 def _render_uncached(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
+    try:
+        plan = _plans[rule.hint]
+    except KeyError:
+        plan = _plan(rule.hint)
+    if plan is not None:
+        formatted, fill, single, fields, plain = plan
+        key_group = rule.key_group
+        # the key, when there is one, is a field: in the hint, whose scan answers for it
+        if key_group is None or key_group in fields:
+            key = None if key_group is None else groups.get(key_group)
+            if fill is not None:
+                try:
+                    args = fill(groups)
+                    if single:
+                        args = (args,)
+                    try:
+                        joined = "\x00".join(args)
+                        plain_args = plain(joined) is not None and (
+                            " " not in joined or _plain_spaces(joined)
+                        )
+                    except TypeError:  # a group that did not take part (None)
+                        plain_args = False
+                    if not plain_args:
+                        # normalised, are they plain? (`'users'` is; a key list is read whole)
+                        key_list = rule.key_list
+                        values = {
+                            field: normalise(groups[field], split=not key_list or field != key_group)
+                            for field in fields
+                        }
+                        args = fill(values)
+                        if single:
+                            args = (args,)
+                        joined = "\x00".join(args)
+                        if plain(joined) is None or not _plain_spaces(joined):
+                            return _render_general(rule, groups)
+                        if key is not None:
+                            key = values[key_group]  # type: ignore[index]
+                except Exception:  # a missing group, a value not a str: as the general path says
+                    return _render_general(rule, groups)
+                formatted %= args
+            scrubber = _scrub_package._DEFAULT
+            if _scan[0] is not scrubber:
+                _scan[:] = [scrubber, _prefilter_scan(scrubber)]
+            fired = _scan[1]
+            try:
+                found = None if fired is None else fired(formatted)
+            except Exception:  # scrub decides
+                found = None
+            if found is not None and not found:
+                if len(formatted) > MAX_HINT_CHARS:
+                    formatted = cut_scrubbed(formatted, MAX_HINT_CHARS, _ELLIPSIS)
+                category = rule.category
+                kind, retry = _KIND_RETRY[category._value_]
+                hint: Hint = _new_object(Hint)
+                _set_text(hint, formatted)
+                _set_category(hint, category)
+                _set_rule(hint, rule.name)
+                _set_key(hint, key)
+                _set_kind(hint, kind)
+                _set_retry(hint, retry)
+                return hint
+    return _render_general(rule, groups)
+
+
+def _render_general(rule: Rule, groups: Mapping[str, str | None]) -> Hint:
     values = {group: normalise(value) for group, value in groups.items()}
     key_group = rule.key_group
     pending = None  # a key list that fits, put in unscrubbed: the hint's scan answers for it

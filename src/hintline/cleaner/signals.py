@@ -43,9 +43,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hintline._linear import LinearPattern, re2_enabled
+from hintline._text import valid_text
 from hintline.categories import Category
 from hintline.cleaner import match as _engine
+from hintline.cleaner import render as _render
 from hintline.rules._model import Example
+from hintline.scrub import scrub
 
 if TYPE_CHECKING:
     from hintline.cleaner.match import Matcher
@@ -910,16 +913,30 @@ _KEYED_CATEGORIES = frozenset(c for c in Category if family_of(c) in KEYED_FAMIL
 
 
 def _complete(hint: Hint, raw: str) -> Hint:
-    import dataclasses
-
-    from hintline.hint import PREFIX, make_hint, normalise
-    from hintline.scrub import scrub
-
-    key = scrub(normalise(raw.replace("\\\\", "\\"), split=False))
-    if not key or key == "/":
-        return hint
-    done = make_hint(hint.category, f"[{key}] " + hint.text.removeprefix(PREFIX), hint.rule, key)
-    return dataclasses.replace(done, kind=hint.kind, retry=hint.retry)
+    """``hint`` with ``raw`` (normalised, scrubbed) as its key, named at its text's start."""
+    render = _render
+    key = render.normalise(raw.replace("\\\\", "\\"), split=False)
+    rest = hint.text.removeprefix(render.PREFIX)
+    text = valid_text(f"{render.PREFIX}[{key}] {rest}")
+    if key in text and render._quiet(text):
+        # one prefilter scan finds nothing in the new text: scrub returns it, and the key (a
+        # part of it), as they are (see render._quiet)
+        if not key or key == "/":
+            return hint
+        if not (
+            text.isprintable()
+            and "  " not in text
+            and text[-1:] != " "
+            and len(text) <= render.MAX_HINT_CHARS
+        ):  # (else _finish has nothing to do: one line, collapsed, starts with PREFIX, fits)
+            text = render._finish(text, text)
+    else:
+        key = scrub(key)
+        if not key or key == "/":
+            return hint
+        text = render.finish(f"{render.PREFIX}[{key}] {rest}")
+    # the hint's own kind and retry, as dataclasses.replace(hint-made-anew, kind=, retry=) gave
+    return render._new_hint(text, hint.category, hint.rule, key, hint.kind, hint.retry)
 
 
 def _match_line(pattern: str, text: str) -> int:
