@@ -193,12 +193,15 @@ class _Branch:
         for a multiline pattern, else the end of its ``lines``-th line."""
         if self.multiline:
             return len(text)
-        for _ in range(self.lines - 1):
-            if stop >= len(text):
-                break
-            nxt = text.find("\n", stop + 1)
-            stop = len(text) if nxt < 0 else nxt
-        return stop
+        if self.lines <= 1 or stop >= len(text):
+            return stop
+        # one call in C, not a find per line: a text dense with candidates asks once for each
+        return self._lines_after.match(text, stop).end()
+
+    @functools.cached_property
+    def _lines_after(self) -> re.Pattern[str]:
+        """From a line's end, the next ``lines - 1`` lines (fewer at the text's end)."""
+        return re.compile(rf"(?:\n[^\n]*){{0,{self.lines - 1}}}")
 
     @functools.cached_property
     def regex(self) -> re.Pattern[str]:
