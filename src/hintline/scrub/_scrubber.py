@@ -203,6 +203,8 @@ class _Newlines:
         want = at + lines
         text = self.text
         while len(found) <= want:
+            if self.scanned >= len(text):
+                return len(text)
             nxt = text.find("\n", self.scanned)
             if nxt < 0:
                 self.scanned = len(text)
@@ -511,6 +513,7 @@ class _Branch:
             # lines, then matched again from that start over all its lines: searching them all
             # would scan every line below each trigger for a start
             near = min(stop, _line_end(text, line_stop + 1)) if spans else stop
+            found: re.Match[str] | _Found | None
             if self.use_re2 and _RE2:  # these few stay linear on the hostile tier
                 if near > line_stop + 1 and self.loose is not None:
                     # the search's first start on this line, else on the next: searched there
