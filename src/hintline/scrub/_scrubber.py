@@ -515,10 +515,12 @@ class _Branch:
             near = min(stop, _line_end(text, line_stop + 1)) if spans else stop
             found: re.Match[str] | _Found | None
             if self.use_re2 and _RE2:  # these few stay linear on the hostile tier
-                if near > line_stop + 1 and self.loose is not None:
-                    # the search's first start on this line, else on the next: searched there
-                    # only if the loosened pattern (RE2) says a match can start there (a long
-                    # next line without one is not scanned by re, position by position)
+                if near - line_stop > 2 * (line_stop - lo) + 256 and self.loose is not None:
+                    # a long next line: the search's first start on this line, else on the next,
+                    # searched there only if the loosened pattern (RE2) says a match can start
+                    # there (not scanned by re, position by position). The same answer as the
+                    # search below, which is quicker where the next line is short (re skips to a
+                    # start by the pattern's first characters; the lazy run tries each position)
                     first = self.line_regex.match(text, lo, near)
                     if first is not None:
                         found = _Found(first.start(_AT), first.end(), {g: first.span(g) for g in self.groups})
