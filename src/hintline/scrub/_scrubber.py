@@ -24,6 +24,7 @@ A pass is repeated on its own output until nothing changes (at most :data:`MAX_P
 
 from __future__ import annotations
 
+import bisect
 import functools
 import importlib
 import json
@@ -129,10 +130,11 @@ def parsed_trigger(trigger: str) -> Any:
 class _Text:
     """One text being scrubbed: its UTF-8 bytes and offset conversion (RE2 works on bytes)."""
 
-    __slots__ = ("_bytes_at", "_chars_at", "ascii", "data", "text")
+    __slots__ = ("_bytes_at", "_chars_at", "_newlines", "ascii", "data", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self._newlines: dict[int, _Newlines] = {}  # per pattern (each walks forward)
         try:
             self.data = text.encode("utf-8")
         except UnicodeEncodeError:
@@ -153,6 +155,17 @@ class _Text:
         self._chars_at, self._bytes_at = char, b
         return int(b)
 
+    def lines_on(self, key: int, stop: int, lines: int) -> int:
+        """The end of the ``lines``-th line after the line that ends at ``stop`` (a line's end),
+        or the text's end; for the pattern ``key`` (whose questions move forward: each line
+        break is looked for once, not once for every match starting above it)."""
+        if stop >= len(self.text) or lines <= 0:
+            return stop
+        walker = self._newlines.get(key)
+        if walker is None:
+            walker = self._newlines[key] = _Newlines(self.text)
+        return walker.after(stop, lines)
+
     def to_char(self, byte: int) -> int:
         if self.ascii:
             return byte
@@ -162,6 +175,43 @@ class _Text:
             c = self._chars_at - _re2.BytesToCharLen(self.data, byte, self._bytes_at)
         self._chars_at, self._bytes_at = c, byte
         return int(c)
+
+
+class _Newlines:
+    """The line breaks of a text from some line's end on, found as far as asked for."""
+
+    __slots__ = ("found", "scanned", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: list[int] = []  # every line break in [found[0], scanned), in order
+        self.scanned = 0
+
+    def after(self, stop: int, lines: int) -> int:
+        """The ``lines``-th line break after ``stop`` (a line break), or the text's end."""
+        found = self.found
+        if not found or not found[0] <= stop < self.scanned:
+            found.clear()  # a question behind the walk (or the first): walk from stop
+            found.append(stop)
+            self.scanned = stop + 1
+            at = 0
+        else:
+            at = bisect.bisect_left(found, stop)
+            if at > 4096 and at > len(found) // 2:  # keep the list short on a long walk
+                del found[:at]
+                at = 0
+        want = at + lines
+        text = self.text
+        while len(found) <= want:
+            if self.scanned >= len(text):
+                return len(text)
+            nxt = text.find("\n", self.scanned)
+            if nxt < 0:
+                self.scanned = len(text)
+                return len(text)
+            found.append(nxt)
+            self.scanned = nxt + 1
+        return found[want]
 
 
 def _compile_re2(source: str | None) -> Any:
@@ -188,17 +238,14 @@ class _Branch:
     use_re2: bool = True
     lines: int = 1
 
-    def end(self, text: str, stop: int) -> int:
+    def end(self, t: _Text, stop: int) -> int:
         """How far a match starting before ``stop`` (a line's end) may run: the text's end
         for a multiline pattern, else the end of its ``lines``-th line."""
         if self.multiline:
-            return len(text)
-        for _ in range(self.lines - 1):
-            if stop >= len(text):
-                break
-            nxt = text.find("\n", stop + 1)
-            stop = len(text) if nxt < 0 else nxt
-        return stop
+            return len(t.text)
+        # each line break looked for once per text, not once for every match above it (a
+        # header per line, each matched over the 20 lines a wrapped token may span)
+        return t.lines_on(self.index, stop, self.lines - 1)
 
     @functools.cached_property
     def regex(self) -> re.Pattern[str]:
@@ -450,7 +497,7 @@ class _Branch:
                 line_stop, stop = state[4], state[5]
             else:
                 line_stop = n if self.multiline else _line_end(text, lo)
-                stop = self.end(text, line_stop)  # a match may run on to its ``lines``-th line
+                stop = self.end(t, line_stop)  # a match may run on to its ``lines``-th line
                 state[3:6] = (lo, line_stop, stop)
             spans = self.lines > 1 and not self.multiline
             if spans and self.exact and line_stop - lo <= WINDOW:
@@ -466,15 +513,30 @@ class _Branch:
             # lines, then matched again from that start over all its lines: searching them all
             # would scan every line below each trigger for a start
             near = min(stop, _line_end(text, line_stop + 1)) if spans else stop
+            found: re.Match[str] | _Found | None
             if self.use_re2 and _RE2:  # these few stay linear on the hostile tier
-                found = self.regex.search(text, lo, near)
+                if near - line_stop > 2 * (line_stop - lo) + 256 and self.loose is not None:
+                    # a long next line: the search's first start on this line, else on the next,
+                    # searched there only if the loosened pattern (RE2) says a match can start
+                    # there (not scanned by re, position by position). The same answer as the
+                    # search below, which is quicker where the next line is short (re skips to a
+                    # start by the pattern's first characters; the lazy run tries each position)
+                    first = self.line_regex.match(text, lo, near)
+                    if first is not None:
+                        found = _Found(first.start(_AT), first.end(), {g: first.span(g) for g in self.groups})
+                    elif self.lower_bound(t, line_stop + 1, state) >= near:
+                        found = None
+                    else:
+                        found = self.regex.search(text, line_stop + 1, near)
+                else:
+                    found = self.regex.search(text, lo, near)
             else:  # no RE2: every pattern is here, each in bounded windows
                 found = bounded_search(self.regex, text, lo, near)
             if found is not None:
                 # a match ending before its line's end runs on no further
                 if near < stop and (found.end() >= near or text[found.end()] in "\r\n"):
                     at = found.start()
-                    end = self.end(text, _line_end(text, at))
+                    end = stop if at <= line_stop else self.end(t, _line_end(text, at))
                     if not (self.use_re2 and _RE2):
                         end = min(end, at + 4 * WINDOW)
                     return self.regex.match(text, at, end) or found
