@@ -29,7 +29,9 @@ from hintline._linear.translate import python_form, to_re2, why_not
 
 __all__ = [
     "AVAILABLE",
+    "MATCH_SPAN",
     "RE2_ENV",
+    "RE2_WINDOW",
     "WINDOW",
     "LinearMatch",
     "LinearPattern",
@@ -223,7 +225,8 @@ class LinearPattern:
         """The named groups of the first match (a :data:`Search`: from a byte offset of the
         UTF-8 text, as :meth:`search` finds it) for texts whose UTF-8 is ASCII (``ascii_text``)
         or not, as one callable with nothing left to decide per call (the engines keep one per
-        rule)."""
+        rule). On the RE2 path a text longer than :data:`RE2_WINDOW` bytes is read window by
+        window: the first match is Python's wherever it fits in :data:`MATCH_SPAN` bytes."""
         found = self._searchers[ascii_text]
         if found is not None:
             return found
@@ -236,7 +239,9 @@ class LinearPattern:
         self._searchers[ascii_text] = search
         return search
 
-    def _python_search(self, text: str, data: bytes | None, pos: int) -> dict[str, str | None] | None:
+    def _python_search(
+        self, text: str, data: bytes | None, pos: int
+    ) -> dict[str, str | None] | None:
         if pos and data is not None and len(data) != len(text):
             pos = len(data[:pos].decode("utf-8", "replace"))
         found = bounded_search(self.python, text, pos)
@@ -289,16 +294,70 @@ class LiteralSet:
         return {owner[found] for found in self._set.Match(data)}
 
 
+MATCH_SPAN = 2048
+"""Bytes of UTF-8 text within which a rule's first match is found exactly on the RE2 path of
+:meth:`LinearPattern.searcher`: a text longer than :data:`RE2_WINDOW` is searched in windows
+of that many bytes, each starting this much before the previous one ends. A first match that
+fits in a window is the one Python finds (RE2 sees the text around a window: ``\\b``, ``$``
+and ``^`` read the characters beyond it, so a window never finds a match the whole text does
+not have); a longer one is read from the first window that holds a match at all (a shorter
+reading of it, at the same start with the groups that fit, or a later match), and where none
+does the pattern does not match. Values are cut to 64 characters when
+rendered, and no real message's match comes near 2 KiB; what the bound buys is time: RE2's
+search for a match tens of KiB long costs 100-150 ns a byte (its automaton gives way to the
+NFA), 10 ms at 64 KiB, where a window costs at most 1 ms."""
+
+RE2_WINDOW = 8192
+"""Bytes of text one RE2 call of :meth:`LinearPattern.searcher` looks at (see
+:data:`MATCH_SPAN`)."""
+
+_STEP = RE2_WINDOW - MATCH_SPAN
+
+
+def _boundary(data: bytes, at: int) -> int:
+    """``at`` moved back to the start of the UTF-8 character it falls in."""
+    while at > 0 and (data[at] & 0xC0) == 0x80:
+        at -= 1
+    return at
+
+
+def _windowed(run: Any, anchor: Any, data: bytes, pos: int) -> Any:
+    """RE2's spans of the first match from byte ``pos`` that fits in a window (see
+    :data:`MATCH_SPAN`), or ``None``."""
+    size = len(data)
+    start = pos
+    while True:
+        end = start + RE2_WINDOW
+        if end >= size:
+            spans = run(anchor, data, start, size)
+            return spans if spans[0][0] >= 0 else None
+        end = _boundary(data, end)
+        after = _boundary(data, start + _STEP)  # where the next window starts
+        spans = run(anchor, data, start, end)
+        # one that starts in the next window is taken from there: a match starting before
+        # it that did not fit here would fit there, and comes first
+        if 0 <= spans[0][0] < after:
+            return spans
+        start = after
+
+
 def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) -> Search:
-    """A search calling one RE2 program's ``Match`` directly; on ASCII text the byte offsets
-    are character offsets, so groups are sliced from the text with no decoding."""
+    """A search calling one RE2 program's ``Match`` directly, window by window on a long text
+    (:data:`MATCH_SPAN`); on ASCII text the byte offsets are character offsets, so groups are
+    sliced from the text with no decoding."""
     anchor = _UNANCHORED
+    window = RE2_WINDOW
     if ascii_text:
 
         def search(text: str, data: bytes, pos: int) -> dict[str, str | None] | None:
-            spans = run(anchor, data, pos, len(data))
-            if spans[0][0] < 0:
-                return None
+            if len(data) - pos <= window:
+                spans = run(anchor, data, pos, len(data))
+                if spans[0][0] < 0:
+                    return None
+            else:
+                spans = _windowed(run, anchor, data, pos)
+                if spans is None:
+                    return None
             out: dict[str, str | None] = {}
             for name, index in names:
                 start, end = spans[index]
@@ -308,9 +367,14 @@ def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) 
         return search
 
     def search_utf8(text: str, data: bytes, pos: int) -> dict[str, str | None] | None:
-        spans = run(anchor, data, pos, len(data))
-        if spans[0][0] < 0:
-            return None
+        if len(data) - pos <= window:
+            spans = run(anchor, data, pos, len(data))
+            if spans[0][0] < 0:
+                return None
+        else:
+            spans = _windowed(run, anchor, data, pos)
+            if spans is None:
+                return None
         out: dict[str, str | None] = {}
         for name, index in names:
             start, end = spans[index]
