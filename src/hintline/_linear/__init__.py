@@ -119,7 +119,16 @@ class LinearPattern:
         use_re2: ``False`` forces the bounded ``re`` path (what runs without google-re2).
     """
 
-    __slots__ = ("_groupindex", "_names", "_programs", "_python", "_searchers", "engine", "pattern")
+    __slots__ = (
+        "_anchors",
+        "_groupindex",
+        "_names",
+        "_programs",
+        "_python",
+        "_searchers",
+        "engine",
+        "pattern",
+    )
 
     def __init__(self, pattern: str, *, use_re2: bool | None = None) -> None:
         self.pattern = pattern
@@ -128,6 +137,7 @@ class LinearPattern:
         self._names: tuple[tuple[str, int], ...] | None = None
         self._python: re.Pattern[str] | None = None
         self._groupindex: dict[str, int] | None = None
+        self._anchors: tuple[tuple[str, ...], bool] | None = None
         if use_re2 is None:
             use_re2 = re2_enabled()
         usable = AVAILABLE and use_re2 and to_re2(pattern) is not None
@@ -244,8 +254,28 @@ class LinearPattern:
     ) -> dict[str, str | None] | None:
         if pos and data is not None and len(data) != len(text):
             pos = len(data[:pos].decode("utf-8", "replace"))
-        found = bounded_search(self.python, text, pos)
+        anchors, caseless = self._anchors or self._guard()
+        haystack = None
+        if caseless and anchors:
+            if not text.isascii():  # a case fold may change the length: no skipping
+                anchors = ()
+            elif len(text) - pos > WINDOW:
+                haystack = text.lower()
+        found = bounded_search(self.python, text, pos, anchors=anchors, haystack=haystack)
         return None if found is None else found.groupdict()
+
+    def _guard(self) -> tuple[tuple[str, ...], bool]:
+        """Literals one of which every match holds (lower-case if caseless), for
+        :func:`bounded_search` to pass over the windows that hold none."""
+        from hintline.cleaner._patterns import required_literals
+
+        guard = required_literals(self.pattern)
+        if guard is None:
+            self._anchors = ((), False)
+        else:
+            # a caseless guard's literals are casefolded: ASCII ones are lower-cased too
+            self._anchors = (guard.literals, guard.caseless)
+        return self._anchors
 
 
 _UNANCHORED: Any = _re2.RE2.Anchor.UNANCHORED if _re2 is not None else None
@@ -385,17 +415,32 @@ def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) 
 
 
 def bounded_search(
-    regex: re.Pattern[str], text: str, pos: int = 0, endpos: int | None = None
+    regex: re.Pattern[str],
+    text: str,
+    pos: int = 0,
+    endpos: int | None = None,
+    *,
+    anchors: tuple[str, ...] = (),
+    haystack: str | None = None,
 ) -> re.Match[str] | None:
     """``regex.search(text, pos)`` where the text is short; else searched window by window.
 
     A window is at most :data:`WINDOW` characters of whole lines (a longer line is cut into
     overlapping windows), so Python's backtracking costs at most a constant per character.
     A match longer than a window is not found: the price of running without RE2.
+
+    ``anchors``: strings one of which every match contains (found in ``haystack``, the text
+    or its lower-case form of the same length): a window holding none of them is not searched,
+    and the search ends where none is left (the same answer: a match lies in its window).
     """
     n = len(text) if endpos is None else endpos
     if n - pos <= WINDOW:
         return regex.search(text, pos, n)
+    seek = haystack if haystack is not None else text
+    # per anchor, its next occurrence at or after the window's start (-1: none left)
+    ahead = [seek.find(anchor, pos, n) for anchor in anchors]
+    if anchors and max(ahead) < 0:
+        return None
     start = pos
     while start < n:
         end = min(n, start + WINDOW)
@@ -403,9 +448,20 @@ def bounded_search(
             cut = text.rfind("\n", start + WINDOW // 2, end)
             if cut > start:
                 end = cut + 1
-        found = regex.search(text, start, end)
-        if found is not None:
-            return found
+        inside = not anchors
+        for i, anchor in enumerate(anchors):
+            at = ahead[i]
+            if 0 <= at < start:
+                at = ahead[i] = seek.find(anchor, start, n)
+            if at >= 0 and at + len(anchor) <= end:
+                inside = True
+                break
+        if inside:
+            found = regex.search(text, start, end)
+            if found is not None:
+                return found
+        elif max(ahead) < 0:
+            return None
         if end >= n:
             return None
         start = end if text[end - 1] == "\n" else end - WINDOW // 4
