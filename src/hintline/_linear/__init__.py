@@ -326,16 +326,17 @@ class LiteralSet:
 
 MATCH_SPAN = 2048
 """Bytes of UTF-8 text within which a rule's first match is found exactly on the RE2 path of
-:meth:`LinearPattern.searcher`: a text longer than :data:`RE2_WINDOW` is searched in windows
-of that many bytes, each starting this much before the previous one ends. A first match that
-fits in a window is the one Python finds (RE2 sees the text around a window: ``\\b``, ``$``
-and ``^`` read the characters beyond it, so a window never finds a match the whole text does
-not have); a longer one is read from the first window that holds a match at all (a shorter
-reading of it, at the same start with the groups that fit, or a later match), and where none
-does the pattern does not match. Values are cut to 64 characters when
-rendered, and no real message's match comes near 2 KiB; what the bound buys is time: RE2's
-search for a match tens of KiB long costs 100-150 ns a byte (its automaton gives way to the
-NFA), 10 ms at 64 KiB, where a window costs at most 1 ms."""
+:meth:`LinearPattern.searcher`. A text longer than :data:`RE2_WINDOW` is searched in windows
+of that many bytes, each starting this much before the previous one ends, so a first match of
+at most this many bytes lies whole in a window and is the one Python finds (RE2 sees the text
+around a window: ``\\b``, ``$`` and ``^`` read the characters beyond it, so a window never
+finds a match the whole text does not have). For a longer first match, the first window where
+the pattern matches at all answers (a shorter reading of it, at the same start with the groups
+that fit, or a later match); where none does, the pattern does not match. Values are cut to 64
+characters when rendered, and no rule example's match comes near 2 KiB (the longest: 413
+bytes). What the bound buys is time: RE2 pays 100-150 ns a byte to place a match tens of KiB
+long (its automaton gives way to the NFA), 10 ms at 64 KiB, where a window costs at most
+~1 ms."""
 
 RE2_WINDOW = 8192
 """Bytes of text one RE2 call of :meth:`LinearPattern.searcher` looks at (see
