@@ -96,7 +96,7 @@ def _long_texts(rule_index: int) -> list[str]:
 def test_windows_without_the_rules_literals_are_passed_over_with_the_same_answer(
     index: int,
 ) -> None:
-    # the re path skips the windows holding none of a rule's required literals: the same
+    # the re path skips the windows that miss one of the literals every match holds: the same
     # first match as searching every window
     linear = LinearPattern(RULES[index].pattern, use_re2=False)
     for text in _long_texts(index):

@@ -137,7 +137,7 @@ class LinearPattern:
         self._names: tuple[tuple[str, int], ...] | None = None
         self._python: re.Pattern[str] | None = None
         self._groupindex: dict[str, int] | None = None
-        self._anchors: tuple[tuple[str, ...], bool] | None = None
+        self._anchors: tuple[tuple[tuple[str, ...], bool], ...] | None = None
         if use_re2 is None:
             use_re2 = re2_enabled()
         usable = AVAILABLE and use_re2 and to_re2(pattern) is not None
@@ -254,27 +254,22 @@ class LinearPattern:
     ) -> dict[str, str | None] | None:
         if pos and data is not None and len(data) != len(text):
             pos = len(data[:pos].decode("utf-8", "replace"))
-        anchors, caseless = self._anchors or self._guard()
-        haystack = None
-        if caseless and anchors:
-            if not text.isascii():  # a case fold may change the length: no skipping
-                anchors = ()
-            elif len(text) - pos > WINDOW:
-                haystack = text.lower()
-        found = bounded_search(self.python, text, pos, anchors=anchors, haystack=haystack)
+        anchors = self._anchors if self._anchors is not None else self._guards()
+        lowered = None
+        if anchors and len(text) - pos > WINDOW and any(ci for _, ci in anchors):
+            if text.isascii():
+                lowered = text.lower()
+            else:  # a case fold may change the length: the caseless ones are not used
+                anchors = tuple(a for a in anchors if not a[1])
+        found = bounded_search(self.python, text, pos, anchors=anchors, lowered=lowered)
         return None if found is None else found.groupdict()
 
-    def _guard(self) -> tuple[tuple[str, ...], bool]:
-        """Literals one of which every match holds (lower-case if caseless), for
-        :func:`bounded_search` to pass over the windows that hold none."""
-        from hintline.cleaner._patterns import required_literals
+    def _guards(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        """What every match holds: one literal of each group (lower-case if caseless), for
+        :func:`bounded_search` to pass over the windows that miss a group."""
+        from hintline.cleaner._patterns import every_required_literals
 
-        guard = required_literals(self.pattern)
-        if guard is None:
-            self._anchors = ((), False)
-        else:
-            # a caseless guard's literals are casefolded: ASCII ones are lower-cased too
-            self._anchors = (guard.literals, guard.caseless)
+        self._anchors = tuple((g.literals, g.caseless) for g in every_required_literals(self.pattern))
         return self._anchors
 
 
@@ -421,8 +416,8 @@ def bounded_search(
     pos: int = 0,
     endpos: int | None = None,
     *,
-    anchors: tuple[str, ...] = (),
-    haystack: str | None = None,
+    anchors: tuple[tuple[tuple[str, ...], bool], ...] = (),
+    lowered: str | None = None,
 ) -> re.Match[str] | None:
     """``regex.search(text, pos)`` where the text is short; else searched window by window.
 
@@ -430,18 +425,21 @@ def bounded_search(
     overlapping windows), so Python's backtracking costs at most a constant per character.
     A match longer than a window is not found: the price of running without RE2.
 
-    ``anchors``: strings one of which every match contains (found in ``haystack``, the text
-    or its lower-case form of the same length): a window holding none of them is not searched,
-    and the search ends where none is left (the same answer: a match lies in its window).
+    ``anchors``: groups of strings, every match holding one string of each group (a caseless
+    group's strings are found in ``lowered``, ``text.lower()`` of the same length): a window
+    that misses a group is not searched, and the search ends where a group has no string left
+    (the same answer: a match lies in its window).
     """
     n = len(text) if endpos is None else endpos
     if n - pos <= WINDOW:
         return regex.search(text, pos, n)
-    seek = haystack if haystack is not None else text
-    # per anchor, its next occurrence at or after the window's start (-1: none left)
-    ahead = [seek.find(anchor, pos, n) for anchor in anchors]
-    if anchors and max(ahead) < 0:
-        return None
+    # per group, its strings, where they are looked for, and each one's next occurrence at or
+    # after the window's start (-1: none left)
+    groups = [
+        (strings, lowered if caseless and lowered is not None else text)
+        for strings, caseless in anchors
+    ]
+    ahead = [[seek.find(s, pos, n) for s in strings] for strings, seek in groups]
     start = pos
     while start < n:
         end = min(n, start + WINDOW)
@@ -449,20 +447,28 @@ def bounded_search(
             cut = text.rfind("\n", start + WINDOW // 2, end)
             if cut > start:
                 end = cut + 1
-        inside = not anchors
-        for i, anchor in enumerate(anchors):
-            at = ahead[i]
-            if 0 <= at < start:
-                at = ahead[i] = seek.find(anchor, start, n)
-            if at >= 0 and at + len(anchor) <= end:
-                inside = True
+        inside = True
+        for (strings, seek), next_at in zip(groups, ahead, strict=True):
+            held = False
+            left = False
+            for i, string in enumerate(strings):
+                at = next_at[i]
+                if 0 <= at < start:
+                    at = next_at[i] = seek.find(string, start, n)
+                if at >= 0:
+                    left = True
+                    if at + len(string) <= end:
+                        held = True
+                        break
+            if not left:
+                return None
+            if not held:
+                inside = False
                 break
         if inside:
             found = regex.search(text, start, end)
             if found is not None:
                 return found
-        elif max(ahead) < 0:
-            return None
         if end >= n:
             return None
         start = end if text[end - 1] == "\n" else end - WINDOW // 4
