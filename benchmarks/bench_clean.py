@@ -381,16 +381,19 @@ def _fallback_rows() -> list[Case]:
     (390 B: the scrub of the block is part of the path); it replaced Docker's registry 401,
     which the signal layer now claims. The 2.6 KB fallback (Defects4J Time-8) and the 64 KiB
     matched twin are rows above ("no match, fallback", "64 KiB log, error at the end"), each
-    with its first-seen twin."""
+    with its first-seen twin. A logback record whose exception line the fallback names (not
+    the record's message: that is not scrubbed) is a log's fallback (< 1 KB: 4 µs)."""
     import hintline
 
     short = (ROOT / "tests/traces/fixtures/python/secret_in_message.txt").read_text()
     twin_name, twin = _first("python/py_zero_division.txt")
     d4j_64k = _filler(64 * 1024)
+    logback = (ROOT / "tests/traces/fixtures/java/logback_common_frames_omitted.txt").read_text()
     rows = [
         (f"fallback: traceback, DSN in the message ({len(short.encode())} B)", short, 4, 4),
         (f"matched twin of the short fallback ({twin_name}, {len(twin.encode())} B)", twin, 2, 2),
         (f"fallback: 64 KiB of Defects4J traces ({len(d4j_64k.encode())} B)", d4j_64k, 60, 60),
+        (f"fallback: logback ERROR record ({len(logback.encode())} B)", logback, 4, 4),
     ]
     cases = []
     for name, text, repeated, first in rows:

@@ -21,6 +21,8 @@ from hintline.cleaner.render import (
     MAX_HINT_CHARS,
     PREFIX,
     Hint,
+    _finish,
+    _quiet,
     finish,
     make,
 )
@@ -364,6 +366,19 @@ def fallback(
         message: the message of the located ERROR record, if any (scrubbed).
         failure: false when the input is a log with no record at ERROR or above.
     """
+    return _fallback(text, source, message, failure, scrub_message=False)
+
+
+def _fallback(
+    text: str,
+    source: str | BaseException | None,
+    message: str | None,
+    failure: bool,
+    *,
+    scrub_message: bool,
+) -> Hint:
+    """:func:`fallback`; with ``scrub_message``, ``message`` is raw and scrubbed only if the
+    hint names it (a pick from the text or the trace parser names something else)."""
     if not failure:
         return _fallback_hint(NO_ERROR_RECORD)
     picked, strength = pick_line_with_strength(text)
@@ -373,8 +388,12 @@ def fallback(
     elif _needs_trace_parser(text, picked, strength):
         line = _root_cause_line(text)
     if line is None and message and (picked is None or strength == PLAIN):
-        line = message
-    line = line or picked or (NO_ERROR_LINE if text.strip() else None)
+        line = scrub(message) if scrub_message else message
+    return _hint_of(line or picked or (NO_ERROR_LINE if text.strip() else None))
+
+
+def _hint_of(line: str | None) -> Hint:
+    """The hint naming ``line`` (cached unless the line is long)."""
     if line is not None and len(line) > _MAX_CACHED_VALUE:
         return _fallback_hint_uncached(line)
     return _fallback_hint(line)
@@ -412,12 +431,13 @@ def fallback_block(block: str, *, message: str | None = None, failure: bool = Tr
     and on generated blocks with PEM keys, YAML block scalars and folded values planted around
     the picked line.
     """
-    scrubbed_message = None if message is None else scrub(message)
     if failure and len(block) > _WINDOW_MIN:
         hint = _fallback_window(block)
         if hint is not None:
-            return hint
-    return fallback(scrub(block), message=scrubbed_message, failure=failure)
+            return hint  # a Caused by: or exception line: the message is not named
+    # the message is scrubbed only when the hint names it (scrub(message) is then what
+    # fallback() is given; scrub() of an empty message is empty, as `message and` reads it)
+    return _fallback(scrub(block), None, message, failure, scrub_message=True)
 
 
 _WINDOW_MIN = 4096
@@ -506,15 +526,48 @@ def _fallback_window(block: str) -> Hint | None:
         picked, at = _last_exception_at(window)
     if picked is None or indented or at <= zone:
         return None
-    return fallback(window)  # picks that same line again (no chain marker: screened above)
+    # fallback(window) would pick this same line (the same searches, in the same order) and
+    # name it: the window holds no chain marker (the block has none, and masking writes only
+    # `*`, which no marker holds), so the trace parser is not asked, nor the message
+    return _hint_of(picked)
 
 
 def _fallback_hint_uncached(line: str | None) -> Hint:
     if line:
+        # a printable line holds none of _CONTROL's characters (each is a control or format
+        # character, or an escape sequence opening with ESC): nothing to remove
+        shown = line if line.isprintable() else _CONTROL.sub("", line)
+        if shown:
+            text = _quiet_text(shown)
+            if text is not None:
+                return make(Category.OTHER, text, None, None)
         # scrubbed before links are dropped: `password: S3cret` must not lose its key
-        line = keep_chain_root(scrub(_CONTROL.sub("", line)), MAX_HINT_CHARS - len(PREFIX))
+        line = keep_chain_root(scrub(shown), _BUDGET)
     text = finish(PREFIX + (line or "Empty error message: nothing to act on."))
     return make(Category.OTHER, text, None, None)
+
+
+_BUDGET = MAX_HINT_CHARS - len(PREFIX)
+
+
+def _quiet_text(shown: str) -> str | None:
+    """The hint's text for the line ``shown`` when one prefilter scan of ``PREFIX + shown``
+    finds no trigger, else ``None`` (then ``shown`` and the hint are scrubbed as they were).
+
+    That scan answers for both scrubs of the long way, ``finish(PREFIX +
+    keep_chain_root(scrub(shown)))`` (:func:`~hintline.cleaner.render._quiet`): ``shown`` is a
+    part of the scanned text, so ``scrub(shown)`` is ``shown``; when no link is dropped the
+    hint is the scanned text itself, whose scrub is itself (a scan that found nothing means
+    it is valid UTF-8: ``valid_text`` keeps it too). A chain cut to its root joins links that
+    were apart: that hint is scrubbed by ``finish`` as before.
+    """
+    candidate = PREFIX + shown
+    if not _quiet(candidate):
+        return None
+    kept = keep_chain_root(shown, _BUDGET)
+    if kept is not shown:
+        return finish(PREFIX + kept)
+    return _finish(candidate, candidate)
 
 
 _fallback_hint = functools.lru_cache(maxsize=1024)(_fallback_hint_uncached)

@@ -138,7 +138,12 @@ def build_trace(
     language = raw.language
     packages: tuple[str, ...] = ()
     if language in _PACKAGE_LANGUAGES and not include:
-        modules = tuple(map(itemgetter(3), chain.from_iterable([reversed(exc.frames) for exc in excs])))
+        count = 0
+        for exc in excs:
+            count += len(exc.frames)
+        columns = map(itemgetter(3), chain.from_iterable([reversed(exc.frames) for exc in excs]))
+        # a longer key is cut to its distinct modules: then no tuple of them all is made
+        modules = tuple(dict.fromkeys(columns) if count > _PACKAGES_KEY else columns)
         packages = _packages(modules, memo)
     if language == "java":
         project_root = None  # a JVM frame names a file, never a path: the packages decide

@@ -8,6 +8,8 @@ kept as printed. Logback's ``... N common frames omitted`` is read like ``... N 
 from __future__ import annotations
 
 import re
+from itertools import islice, takewhile
+from operator import truth
 
 from hintline.traces._memo import MEMO_SIZE, shared_dict
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
@@ -76,9 +78,17 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame], trace: RawTrace
     """Read the run of frame lines from ``lines[i]`` on into ``frames``, in a tight loop
     without a Python call per ordinary line; return the index of the first line it leaves.
 
-    A line seen before costs one dict lookup; a new ordinary one one regex match; other frame
-    lines go through :func:`_at_frame`. A line longer than MAX_LINE is read as an ordinary
+    A line seen before costs one dict lookup, and the lines seen before that follow it are
+    taken by one C-level ``map`` of the memo's ``get`` (no Python step per line: recursion
+    and traces logged again); a new ordinary line costs one regex match; other frame lines go
+    through :func:`_at_frame`. A line longer than MAX_LINE is read as an ordinary
     frame only, without the memo (the JVM prints no such line: it is a frame's junk tail).
+
+    New lines stay one match each (measured, issue 20): one ``findall`` over the run's lines
+    joined costs about four times the per-line matches (``re`` scans the joined text character
+    by character), and a run read column-wise (``map`` of the match, of ``groups``, of
+    ``rpartition``, then ``zip``) costs more than this loop: the substrings and tuples, not the
+    loop, are the cost of a new frame line.
     """
     seen = _FRAME_LINES
     get = seen.get
@@ -90,37 +100,46 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame], trace: RawTrace
     while i < n:
         line = lines[i]
         frame = get(line)
-        if frame is None:
-            if len(line) > max_line:
-                if other:
-                    break  # (the first line of a run is never read when overlong)
-                frame = _fast_frame(line)
-                if frame is None:
-                    break
-                trace.long_lines = True
-                append(frame)
-                i += 1
-                continue
-            m = match(line)
-            if m is not None:
-                sym, file, num = m.groups()
-                module, dot, function = sym.rpartition(".")
-                if dot and function and " " not in sym and ")" not in file:  # (see _FAST)
-                    if "/" in module:
-                        module = module[module.rfind("/") + 1 :]
-                    frame = (file, int(num), function, module or None, None)
-                    if len(seen) >= memo_size:
-                        seen.clear()
-                    seen[line] = frame
+        if frame is not None:
+            append(frame)
+            i += 1
+            other = False
+            if i < n and lines[i] in seen:
+                # a run of lines seen before (recursion, a trace logged again): at C level
+                hits = list(takewhile(truth, map(get, islice(lines, i, None))))
+                frames.extend(hits)  # type: ignore[arg-type]  # (takewhile stopped at the first None)
+                i += len(hits)
+            continue
+        if len(line) > max_line:
+            if other:
+                break  # (the first line of a run is never read when overlong)
+            frame = _fast_frame(line)
             if frame is None:
-                # any other frame (native, unknown source…) continues the run as well
-                frame = _at_frame(line) if "at " in line else None
-                if frame is None:
-                    break
-                other = True
-                append(frame)
-                i += 1
-                continue
+                break
+            trace.long_lines = True
+            append(frame)
+            i += 1
+            continue
+        m = match(line)
+        if m is not None:
+            sym, file, num = m.groups()
+            module, dot, function = sym.rpartition(".")
+            if dot and function and " " not in sym and ")" not in file:  # (see _FAST)
+                if "/" in module:
+                    module = module[module.rfind("/") + 1 :]
+                frame = (file, int(num), function, module or None, None)
+                if len(seen) >= memo_size:
+                    seen.clear()
+                seen[line] = frame
+        if frame is None:
+            # any other frame (native, unknown source…) continues the run as well
+            frame = _at_frame(line) if "at " in line else None
+            if frame is None:
+                break
+            other = True
+            append(frame)
+            i += 1
+            continue
         other = False
         append(frame)
         i += 1

@@ -9,6 +9,8 @@ source lines are never kept.
 from __future__ import annotations
 
 import re
+from itertools import islice, takewhile
+from operator import truth
 
 from hintline.traces._memo import MEMO_SIZE, line_memo, shared_dict
 from hintline.traces._raw import MAX_EXCEPTIONS, MAX_LINE, RawException, RawFrame, RawTrace
@@ -129,7 +131,9 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame]) -> int:
     of the first line it leaves: no frame, or a frame that opens a ``{`` block (the caller
     reads that one). Overlong lines are skipped, as the caller would.
 
-    A tight loop: a line seen before costs one dict lookup and no Python call.
+    A tight loop: a line seen before costs one dict lookup and no Python call, and the lines
+    seen before that follow it are taken by one C-level ``map`` of the memo's ``get`` (no
+    Python step per line: recursion, a trace logged again).
     """
     seen = _FRAME_LINES
     get = seen.get
@@ -138,24 +142,32 @@ def _frame_run(lines: list[str], i: int, frames: list[RawFrame]) -> int:
     while i < n:
         line = lines[i]
         frame = get(line)
-        if frame is None:
-            if len(line) > MAX_LINE:
-                i += 1
-                continue
-            m = _COMMON.match(line)
-            if m is not None:
-                frame = _common_frame(m)
-            elif line.endswith(" {"):
-                break  # a frame that opens a block, or no frame: the caller reads it either way
-            else:
-                s = line.strip()
-                at_frame = _at_line(s) if s.startswith("at ") else None
-                if at_frame is None or at_frame[1]:
-                    break
-                frame = at_frame[0]
-            if len(seen) >= MEMO_SIZE:
-                seen.clear()
-            seen[line] = frame
+        if frame is not None:
+            append(frame)
+            i += 1
+            if i < n and lines[i] in seen:
+                # a run of lines seen before (recursion, a trace logged again): at C level
+                hits = list(takewhile(truth, map(get, islice(lines, i, None))))
+                frames.extend(hits)  # type: ignore[arg-type]  # (takewhile stopped at the first None)
+                i += len(hits)
+            continue
+        if len(line) > MAX_LINE:
+            i += 1
+            continue
+        m = _COMMON.match(line)
+        if m is not None:
+            frame = _common_frame(m)
+        elif line.endswith(" {"):
+            break  # a frame that opens a block, or no frame: the caller reads it either way
+        else:
+            s = line.strip()
+            at_frame = _at_line(s) if s.startswith("at ") else None
+            if at_frame is None or at_frame[1]:
+                break
+            frame = at_frame[0]
+        if len(seen) >= MEMO_SIZE:
+            seen.clear()
+        seen[line] = frame
         append(frame)
         i += 1
     return i
