@@ -74,3 +74,33 @@ def test_clean_without_re2_answers_as_with_it(engine: str, restore: None) -> Non
     patterns += [p for p in getattr(matcher, "_regex", ()) if p is not None]
     assert patterns
     assert {p.engine for p in patterns} == {"re"}
+
+
+def _long_texts(rule_index: int) -> list[str]:
+    """A rule's examples and near misses inside texts longer than a window, at several places
+    against the windows, and its hostile shapes at 4 KiB."""
+    from tests.linear.shapes import pattern_shapes
+
+    rule = RULES[rule_index]
+    filler = "INFO worker: step done in 12 ms\n"
+    texts = []
+    for piece in [e.input for e in rule.examples] + list(rule.near_misses):
+        for before in (0, 700, 1000, 1500, 3000):
+            head = (filler * (before // len(filler) + 1))[:before]
+            texts.append(head + piece + filler * 80)
+    texts += [s.text for s in pattern_shapes("rule", rule.pattern, 4096)]
+    return texts
+
+
+@pytest.mark.parametrize("index", range(len(RULES)), ids=[r.name for r in RULES])
+def test_windows_without_the_rules_literals_are_passed_over_with_the_same_answer(
+    index: int,
+) -> None:
+    # the re path skips the windows that miss one of the literals every match holds: the same
+    # first match as searching every window
+    linear = LinearPattern(RULES[index].pattern, use_re2=False)
+    for text in _long_texts(index):
+        data = text.encode("utf-8", "surrogatepass")
+        every = _linear.bounded_search(linear.python, text)
+        expected = None if every is None else every.groupdict()
+        assert linear.searcher(len(data) == len(text))(text, data, 0) == expected

@@ -29,7 +29,9 @@ from hintline._linear.translate import python_form, to_re2, why_not
 
 __all__ = [
     "AVAILABLE",
+    "MATCH_SPAN",
     "RE2_ENV",
+    "RE2_WINDOW",
     "WINDOW",
     "LinearMatch",
     "LinearPattern",
@@ -117,7 +119,16 @@ class LinearPattern:
         use_re2: ``False`` forces the bounded ``re`` path (what runs without google-re2).
     """
 
-    __slots__ = ("_groupindex", "_names", "_programs", "_python", "_searchers", "engine", "pattern")
+    __slots__ = (
+        "_anchors",
+        "_groupindex",
+        "_names",
+        "_programs",
+        "_python",
+        "_searchers",
+        "engine",
+        "pattern",
+    )
 
     def __init__(self, pattern: str, *, use_re2: bool | None = None) -> None:
         self.pattern = pattern
@@ -126,6 +137,7 @@ class LinearPattern:
         self._names: tuple[tuple[str, int], ...] | None = None
         self._python: re.Pattern[str] | None = None
         self._groupindex: dict[str, int] | None = None
+        self._anchors: tuple[tuple[tuple[str, ...], bool], ...] | None = None
         if use_re2 is None:
             use_re2 = re2_enabled()
         usable = AVAILABLE and use_re2 and to_re2(pattern) is not None
@@ -223,7 +235,8 @@ class LinearPattern:
         """The named groups of the first match (a :data:`Search`: from a byte offset of the
         UTF-8 text, as :meth:`search` finds it) for texts whose UTF-8 is ASCII (``ascii_text``)
         or not, as one callable with nothing left to decide per call (the engines keep one per
-        rule)."""
+        rule). On the RE2 path a text longer than :data:`RE2_WINDOW` bytes is read window by
+        window: the first match is Python's wherever it fits in :data:`MATCH_SPAN` bytes."""
         found = self._searchers[ascii_text]
         if found is not None:
             return found
@@ -236,11 +249,28 @@ class LinearPattern:
         self._searchers[ascii_text] = search
         return search
 
-    def _python_search(self, text: str, data: bytes | None, pos: int) -> dict[str, str | None] | None:
+    def _python_search(
+        self, text: str, data: bytes | None, pos: int
+    ) -> dict[str, str | None] | None:
         if pos and data is not None and len(data) != len(text):
             pos = len(data[:pos].decode("utf-8", "replace"))
-        found = bounded_search(self.python, text, pos)
+        anchors = self._anchors if self._anchors is not None else self._guards()
+        lowered = None
+        if anchors and len(text) - pos > WINDOW and any(ci for _, ci in anchors):
+            if text.isascii():
+                lowered = text.lower()
+            else:  # a case fold may change the length: the caseless ones are not used
+                anchors = tuple(a for a in anchors if not a[1])
+        found = bounded_search(self.python, text, pos, anchors=anchors, lowered=lowered)
         return None if found is None else found.groupdict()
+
+    def _guards(self) -> tuple[tuple[tuple[str, ...], bool], ...]:
+        """What every match holds: one literal of each group (lower-case if caseless), for
+        :func:`bounded_search` to pass over the windows that miss a group."""
+        from hintline.cleaner._patterns import every_required_literals
+
+        self._anchors = tuple((g.literals, g.caseless) for g in every_required_literals(self.pattern))
+        return self._anchors
 
 
 _UNANCHORED: Any = _re2.RE2.Anchor.UNANCHORED if _re2 is not None else None
@@ -289,16 +319,71 @@ class LiteralSet:
         return {owner[found] for found in self._set.Match(data)}
 
 
+MATCH_SPAN = 2048
+"""Bytes of UTF-8 text within which a rule's first match is found exactly on the RE2 path of
+:meth:`LinearPattern.searcher`. A text longer than :data:`RE2_WINDOW` is searched in windows
+of that many bytes, each starting this much before the previous one ends, so a first match of
+at most this many bytes lies whole in a window and is the one Python finds (RE2 sees the text
+around a window: ``\\b``, ``$`` and ``^`` read the characters beyond it, so a window never
+finds a match the whole text does not have). For a longer first match, the first window where
+the pattern matches at all answers (a shorter reading of it, at the same start with the groups
+that fit, or a later match); where none does, the pattern does not match. Values are cut to 64
+characters when rendered, and no rule example's match comes near 2 KiB (the longest: 413
+bytes). What the bound buys is time: RE2 pays 100-150 ns a byte to place a match tens of KiB
+long (its automaton gives way to the NFA), 10 ms at 64 KiB, where a window costs at most
+~1 ms."""
+
+RE2_WINDOW = 8192
+"""Bytes of text one RE2 call of :meth:`LinearPattern.searcher` looks at (see
+:data:`MATCH_SPAN`)."""
+
+_STEP = RE2_WINDOW - MATCH_SPAN
+
+
+def _boundary(data: bytes, at: int) -> int:
+    """``at`` moved back to the start of the UTF-8 character it falls in."""
+    while at > 0 and (data[at] & 0xC0) == 0x80:
+        at -= 1
+    return at
+
+
+def _windowed(run: Any, anchor: Any, data: bytes, pos: int) -> Any:
+    """RE2's spans of the first match from byte ``pos`` that fits in a window (see
+    :data:`MATCH_SPAN`), or ``None``."""
+    size = len(data)
+    start = pos
+    while True:
+        end = start + RE2_WINDOW
+        if end >= size:
+            spans = run(anchor, data, start, size)
+            return spans if spans[0][0] >= 0 else None
+        end = _boundary(data, end)
+        after = _boundary(data, start + _STEP)  # where the next window starts
+        spans = run(anchor, data, start, end)
+        # one that starts in the next window is taken from there: a match starting before
+        # it that did not fit here would fit there, and comes first
+        if 0 <= spans[0][0] < after:
+            return spans
+        start = after
+
+
 def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) -> Search:
-    """A search calling one RE2 program's ``Match`` directly; on ASCII text the byte offsets
-    are character offsets, so groups are sliced from the text with no decoding."""
+    """A search calling one RE2 program's ``Match`` directly, window by window on a long text
+    (:data:`MATCH_SPAN`); on ASCII text the byte offsets are character offsets, so groups are
+    sliced from the text with no decoding."""
     anchor = _UNANCHORED
+    window = RE2_WINDOW
     if ascii_text:
 
         def search(text: str, data: bytes, pos: int) -> dict[str, str | None] | None:
-            spans = run(anchor, data, pos, len(data))
-            if spans[0][0] < 0:
-                return None
+            if len(data) - pos <= window:
+                spans = run(anchor, data, pos, len(data))
+                if spans[0][0] < 0:
+                    return None
+            else:
+                spans = _windowed(run, anchor, data, pos)
+                if spans is None:
+                    return None
             out: dict[str, str | None] = {}
             for name, index in names:
                 start, end = spans[index]
@@ -308,9 +393,14 @@ def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) 
         return search
 
     def search_utf8(text: str, data: bytes, pos: int) -> dict[str, str | None] | None:
-        spans = run(anchor, data, pos, len(data))
-        if spans[0][0] < 0:
-            return None
+        if len(data) - pos <= window:
+            spans = run(anchor, data, pos, len(data))
+            if spans[0][0] < 0:
+                return None
+        else:
+            spans = _windowed(run, anchor, data, pos)
+            if spans is None:
+                return None
         out: dict[str, str | None] = {}
         for name, index in names:
             start, end = spans[index]
@@ -321,17 +411,35 @@ def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) 
 
 
 def bounded_search(
-    regex: re.Pattern[str], text: str, pos: int = 0, endpos: int | None = None
+    regex: re.Pattern[str],
+    text: str,
+    pos: int = 0,
+    endpos: int | None = None,
+    *,
+    anchors: tuple[tuple[tuple[str, ...], bool], ...] = (),
+    lowered: str | None = None,
 ) -> re.Match[str] | None:
     """``regex.search(text, pos)`` where the text is short; else searched window by window.
 
     A window is at most :data:`WINDOW` characters of whole lines (a longer line is cut into
     overlapping windows), so Python's backtracking costs at most a constant per character.
     A match longer than a window is not found: the price of running without RE2.
+
+    ``anchors``: groups of strings, every match holding one string of each group (a caseless
+    group's strings are found in ``lowered``, ``text.lower()`` of the same length): a window
+    that misses a group is not searched, and the search ends where a group has no string left
+    (the same answer: a match lies in its window).
     """
     n = len(text) if endpos is None else endpos
     if n - pos <= WINDOW:
         return regex.search(text, pos, n)
+    # per group, its strings, where they are looked for, and each one's next occurrence at or
+    # after the window's start (-1: none left)
+    groups = [
+        (strings, lowered if caseless and lowered is not None else text)
+        for strings, caseless in anchors
+    ]
+    ahead = [[seek.find(s, pos, n) for s in strings] for strings, seek in groups]
     start = pos
     while start < n:
         end = min(n, start + WINDOW)
@@ -339,9 +447,28 @@ def bounded_search(
             cut = text.rfind("\n", start + WINDOW // 2, end)
             if cut > start:
                 end = cut + 1
-        found = regex.search(text, start, end)
-        if found is not None:
-            return found
+        inside = True
+        for (strings, seek), next_at in zip(groups, ahead, strict=True):
+            held = False
+            left = False
+            for i, string in enumerate(strings):
+                at = next_at[i]
+                if 0 <= at < start:
+                    at = next_at[i] = seek.find(string, start, n)
+                if at >= 0:
+                    left = True
+                    if at + len(string) <= end:
+                        held = True
+                        break
+            if not left:
+                return None
+            if not held:
+                inside = False
+                break
+        if inside:
+            found = regex.search(text, start, end)
+            if found is not None:
+                return found
         if end >= n:
             return None
         start = end if text[end - 1] == "\n" else end - WINDOW // 4

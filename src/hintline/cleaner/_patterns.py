@@ -32,7 +32,14 @@ except ImportError:  # Python 3.10
     _c = importlib.import_module("sre_constants")
     _sre = importlib.import_module("sre_parse")
 
-__all__ = ["Guard", "HyperscanPattern", "may_span_lines", "required_literals", "to_hyperscan"]
+__all__ = [
+    "Guard",
+    "HyperscanPattern",
+    "every_required_literals",
+    "may_span_lines",
+    "required_literals",
+    "to_hyperscan",
+]
 
 _MIN_LITERAL = 3
 _MIN_LAST_LITERAL = 8
@@ -135,6 +142,30 @@ def required_literals(pattern: str, *, last: bool = False) -> Guard | None:
             return None
         literals = frozenset(s.casefold() for s in literals)
     return Guard(tuple(sorted(literals)), ci)
+
+
+def every_required_literals(pattern: str) -> tuple[Guard, ...]:
+    """Every requirement of ``pattern`` (not only the best, as :func:`required_literals`
+    gives): any match contains one literal of each (casefolded where ``caseless``). Literals
+    shorter than three characters, and caseless ones that are not ASCII, are left out; a
+    pattern the parser cannot read gives none."""
+    try:
+        parsed = _parse(pattern)
+        reqs = _requirements(parsed, bool(parsed.state.flags & _c.SRE_FLAG_IGNORECASE))
+    except Exception:  # any parser oddity: no requirement
+        return ()
+    out: list[Guard] = []
+    for literals, ci in reqs:
+        if min(len(s) for s in literals) < _MIN_LITERAL:
+            continue
+        if ci:
+            if not all(s.isascii() for s in literals):
+                continue
+            literals = frozenset(s.casefold() for s in literals)
+        guard = Guard(tuple(sorted(literals)), ci)
+        if guard not in out:
+            out.append(guard)
+    return tuple(out)
 
 
 _CLASS_NEWLINE = {

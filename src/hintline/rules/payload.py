@@ -196,8 +196,11 @@ RULES: tuple[Rule, ...] = (
         name="payload.jackson-invalid-format",
         category=Category.TYPE_MISMATCH,
         pattern=(
-            r"Cannot deserialize value of type `(?P<type>[^`\n]+)` from [^\n]*\n?"
-            r"[^\n]*?through reference chain: [^\n]*\[\"(?P<key>[^\"\n]+)\"\]\)"
+            # the chain on the next line, else the last one on this line: spelt as two
+            # alternatives, not "[^\n]*\n?[^\n]*?", whose overlapping runs cost Python's re
+            # (where RE2 has no wheel) cubic time on a line of repeated messages
+            r"Cannot deserialize value of type `(?P<type>[^`\n]+)` from (?:[^\n]*\n[^\n]*?|[^\n]*)"
+            r"through reference chain: [^\n]*\[\"(?P<key>[^\"\n]+)\"\]\)"
         ),
         hint="Property '{key}' has the wrong type: expected {type}; send a value of that type.",
         why="Jackson InvalidFormatException / MismatchedInputException; the reference chain ends with the property.",
