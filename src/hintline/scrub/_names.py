@@ -33,10 +33,12 @@ KEY_NAMES: tuple[str, ...] = (
     "auth token", "authtoken", "refresh token", "id token", "session token", "security token",
     "bearer token", "client secret", "app secret", "auth", "authorization", "session",
     "session id", "sessionid", "cookie", "csrf token", "xsrf token", "mysql pwd", "private token", "webhook secret", "signature",
+    # short forms of configs and .env files (DB_PASS, db_pass, pw=); strict, see below
+    "pass", "pw",
 )
 """Names whose value is a secret in ``key=value``, ``key: value`` and JSON pairs."""
 
-STRICT_NAMES: frozenset[str] = frozenset({"pwd", "dsn", "auth", "session", "signature"})
+STRICT_NAMES: frozenset[str] = frozenset({"pwd", "dsn", "auth", "session", "signature", "pass", "pw"})
 """Short names allowed only on their own or after a separator (``db_pwd``), never glued to a
 lowercase word: ``cwd``-like words and ``oauth`` must not count."""
 

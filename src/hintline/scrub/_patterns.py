@@ -40,6 +40,7 @@ _END = r"(?![^\s\"'`,;&<>()\[\]{}])"
 _STATUS = (
     r"(?i:expired|invalid|missing|required|empty|unset|revoked|unknown|rejected|incorrect|wrong"
     r"|denied|disabled|enabled|locked|mismatch|malformed|absent|present|provided|supplied|none"
+    r"|closed|ended|terminated|active|inactive|timed[ _-]out"
     r"|not[ _-]set|n/a|ok|valid|too[ _-](?:short|long|weak))"
 )
 _QUOTED_VALUE = (
@@ -158,7 +159,7 @@ _VALUE_END = rf"(?![^\s\"'`,;&<>()\[\]{{}}]|{_continued(_BARE[:-1])})"
 _NOT_A_VALUE = (
     r"(?!-----BEGIN|\$\{|\$[A-Z_]|%\(|\{\{"
     r"|(?:None|null|NULL|nil|undefined|true|false|True|False|%s|[A-Z]+(?:_[A-Z]+)+|[A-Z]{1,10}"
-    rf"|0x[0-9a-fA-F]+|{_STATUS}[.!:]?|[|>][-+1-9]{{0,2}})"
+    rf"|0x[0-9a-fA-F]+|[0-9]+/[0-9]+|{_STATUS}[.!:]?|[|>][-+1-9]{{0,2}})"
     + _VALUE_END
     + r"|[A-Za-z_][\w.$]*[{(\[]|[A-Z][A-Za-z]+ \{ |(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*@[0-9a-f]+"
     + _VALUE_END
@@ -201,7 +202,8 @@ def _key_value(names: tuple[str, ...]) -> SecretPattern:
         lines=2 + _JWT_LINES,
         pattern=(
             rf"{name}\\?[\"']?{sep}"
-            rf"(?:{_BLOCK_SCALAR}|{_QUOTED_WRAPPED}|{_QUOTED_VALUE}"
+            # a bytes or str literal's prefix (`b'…'`, `u"…"`) before the quote
+            rf"(?:{_BLOCK_SCALAR}|{_QUOTED_WRAPPED}|(?:[bBuUrR]{{1,2}}(?=[\"']))?{_QUOTED_VALUE}"
             rf"|{_NOT_A_VALUE}{_wrapped(_BARE[:-1], 'bare')})"
         ),
         groups=("block", "dq_wrapped", "sq_wrapped", "eq", "dq", "sq", "bare_jwt", "bare_wrapped", "bare"),
@@ -681,10 +683,47 @@ _FIXED: tuple[SecretPattern, ...] = (
         source="hintline",
     ),
     SecretPattern(
-        name="cli-credentials",
-        trigger=r"(?:-u|--user|--proxy-user)[\"',\s]+[^\s:\"']+:|--(?:[a-z]+-)*(?:password|passwd|token|secret|api-key)[\"']?,?\s",
+        name="netrc-password",
+        trigger=r"machine\s",
         pattern=(
-            rf"(?<![^\s\"'\[])(?:(?:-u|--user|--proxy-user)[\"']?,?{_S1P}[\"']?[^\s:\"']+:(?P<userpass>[^\s\"']+)"
+            rf"(?<![A-Za-z0-9_-])machine{_HS}+[^\s]+"
+            rf"(?:{_S1P}(?:login|account){_HS}+[^\s]+){{0,2}}{_S1P}password{_HS}+(?P<secret>[^\s]+)"
+        ),
+        lines=4,
+        why="A .netrc entry (machine … login … password …, on one line or several) that an error or a debug dump prints.",
+        examples=(
+            "machine api.example.com login app password S3cretPw1",
+            "netrc: machine db.internal\n  login app\n  password S3cretPw1\n",
+        ),
+        near_misses=("the machine is down; password reset needed", "default login failed: password incorrect"),
+        source="hintline",
+    ),
+    SecretPattern(
+        name="env-name-value",
+        trigger=r"(?i)name[\"']?\s*:\s*[\"']?[a-z0-9_]*(?:password|passwd|token|secret|api_?key|pwd|pass)[\"']?\s*,?\s",
+        pattern=(
+            rf"(?i:name)[\"']?{_HS}*:{_HS}*[\"']?[A-Za-z0-9_]*"
+            rf"(?i:password|passwd|token|secret|api_?key|pwd|pass)[\"']?{_HS}*,?{_S1}(?:-{_HS}*)?"
+            rf"[\"']?(?i:value)[\"']?{_HS}*:{_HS}*"
+            r"(?:\"(?P<dq>[^\"\r\n]+)\"|'(?P<sq>[^'\r\n]+)'|(?P<bare>[^\s\"',}\]]+))"
+        ),
+        groups=("dq", "sq", "bare"),
+        lines=2,
+        why="A Kubernetes or ECS environment entry (name: DB_PASSWORD, value: …) in YAML or JSON: the name says the value is a secret.",
+        examples=(
+            '- name: DB_PASSWORD\n  value: "S3cretPw1"',
+            '"env": [{"name": "API_TOKEN", "value": "Zm9vYmFy42"}]',
+        ),
+        near_misses=("- name: TOKEN_TTL\n  value: 300", '- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: db}'),
+        source="hintline",
+    ),
+    SecretPattern(
+        name="cli-credentials",
+        trigger=r"(?:-u|--user|--proxy-user)[\"',\s=]*[^\s:\"']+:|--(?:[a-z]+-)*(?:password|passwd|token|secret|api-key)[\"']?,?\s",
+        pattern=(
+            # the user glued to -u (curl -uapp:pw) or after --user=
+            rf"(?<![^\s\"'\[])(?:(?:(?:-u|--user|--proxy-user)[\"']?,?{_S1P}[\"']?|-u|--(?:proxy-)?user=)"
+            r"[^\s:\"'-][^\s:\"']*:(?P<userpass>[^\s\"']+)"
             rf"|--(?:[a-z]+-)*(?:password|passwd|token|secret|api-key)[\"']?,?{_S1P}[\"']?"
             r"(?![A-Z_]+(?:[\s\]]|$))(?P<secret>[^\s\"'<-][^\s\"']*))"
         ),
