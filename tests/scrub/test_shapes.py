@@ -50,15 +50,13 @@ LEAKS = [
     ("token: >-\n  Zm9vYmFyYmF6cXV4\n  MTIzNDU2Nzg5MGFi\n  Y2RlZmdoaWpr\nregion: eu\n", "Y2RlZmdoaWpr"),
     ("api_key: |\n  first-part\n    deeper-part-4711\nnext: 1\n", "deeper-part-4711"),
     # written for the second pass over the issue's shapes (issue 14 §4, variants): a bytes or
-    # str literal, short key names of .env files, a netrc entry, a Kubernetes env entry in
+    # str literal, short key names of .env files, a Kubernetes env entry in
     # YAML and JSON, the user glued to curl's -u
     ("{'password': b'Xq7vR2pLw9', 'user': 'app'}", "Xq7vR2pLw9"),
     ("settings: {\"token\": u\"Xq7vR2pLw9\"}", "Xq7vR2pLw9"),
     ("export DB_PASS=Xq7vR2pLw9", "Xq7vR2pLw9"),
     ("smtp:\n  smtp_pass: Xq7vR2pLw9\n", "Xq7vR2pLw9"),
     ("REDIS_PW=Xq7vR2pLw9 redis-cli ping", "Xq7vR2pLw9"),
-    ("machine api.example.com login app password Xq7vR2pLw9", "Xq7vR2pLw9"),
-    ("~/.netrc:\nmachine db.internal\n    login app\n    password Xq7vR2pLw9\n", "Xq7vR2pLw9"),
     ("env:\n- name: DB_PASSWORD\n  value: \"Xq7vR2pLw9\"\n- name: DB_HOST\n  value: db\n", "Xq7vR2pLw9"),
     ('"environment": [{"name": "STRIPE_API_KEY", "value": "Xq7vR2pLw9"}]', "Xq7vR2pLw9"),
     ("curl -uapp:Xq7vR2pLw9 http://127.0.0.1/", "Xq7vR2pLw9"),
@@ -87,7 +85,6 @@ KEEP = [
     "session: closed",
     "pass: 3/5 tests",
     "- name: TOKEN_TTL\n  value: 300\n",
-    "the machine is down; password reset needed",
     "curl -u app http://127.0.0.1/",
 ]
 

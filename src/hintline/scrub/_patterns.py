@@ -683,22 +683,6 @@ _FIXED: tuple[SecretPattern, ...] = (
         source="hintline",
     ),
     SecretPattern(
-        name="netrc-password",
-        trigger=r"machine\s",
-        pattern=(
-            rf"(?<![A-Za-z0-9_-])machine{_HS}+[^\s]+"
-            rf"(?:{_S1P}(?:login|account){_HS}+[^\s]+){{0,2}}{_S1P}password{_HS}+(?P<secret>[^\s]+)"
-        ),
-        lines=4,
-        why="A .netrc entry (machine … login … password …, on one line or several) that an error or a debug dump prints.",
-        examples=(
-            "machine api.example.com login app password S3cretPw1",
-            "netrc: machine db.internal\n  login app\n  password S3cretPw1\n",
-        ),
-        near_misses=("the machine is down; password reset needed", "default login failed: password incorrect"),
-        source="hintline",
-    ),
-    SecretPattern(
         name="env-name-value",
         trigger=r"(?i)name[\"']?\s*:\s*[\"']?[a-z0-9_]*(?:password|passwd|token|secret|api_?key|pwd|pass)[\"']?\s*,?\s",
         pattern=(
