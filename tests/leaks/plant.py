@@ -98,6 +98,7 @@ def secrets() -> list[Planted]:
             _one("key-value", '{\n  "user": "app",\n  "api_key":\n    "{v}"\n}', _r(24)),
             _one("key-value", "export PGPASSWORD={v}", _r(14)),
             _one("key-value-pair", "ImmutableMultiDict([('user', 'app'), ('password', '{v}')])", _r(14)),
+            _one("env-name-value", '- name: DB_PASSWORD\n  value: "{v}"', _r(14)),
         ]
     a, b, c = _r(20, _ALNUM + "_-"), _r(40, _ALNUM + "_-"), _r(43, _ALNUM + "_-")
     out.append(Planted("jwt", f"401: token eyJ{a}.eyJ{b}.{c} expired", (a, b, c)))
