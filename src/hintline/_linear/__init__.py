@@ -376,14 +376,13 @@ def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) 
     if ascii_text:
 
         def search(text: str, data: bytes, pos: int) -> dict[str, str | None] | None:
-            if len(data) - pos <= window:
-                spans = run(anchor, data, pos, len(data))
-                if spans[0][0] < 0:
-                    return None
-            else:
-                spans = _windowed(run, anchor, data, pos)
-                if spans is None:
-                    return None
+            spans = (
+                run(anchor, data, pos, len(data))
+                if len(data) - pos <= window
+                else _windowed(run, anchor, data, pos)
+            )
+            if spans is None or spans[0][0] < 0:
+                return None
             out: dict[str, str | None] = {}
             for name, index in names:
                 start, end = spans[index]
@@ -393,14 +392,13 @@ def _re2_search(run: Any, names: tuple[tuple[str, int], ...], ascii_text: bool) 
         return search
 
     def search_utf8(text: str, data: bytes, pos: int) -> dict[str, str | None] | None:
-        if len(data) - pos <= window:
-            spans = run(anchor, data, pos, len(data))
-            if spans[0][0] < 0:
-                return None
-        else:
-            spans = _windowed(run, anchor, data, pos)
-            if spans is None:
-                return None
+        spans = (
+            run(anchor, data, pos, len(data))
+            if len(data) - pos <= window
+            else _windowed(run, anchor, data, pos)
+        )
+        if spans is None or spans[0][0] < 0:
+            return None
         out: dict[str, str | None] = {}
         for name, index in names:
             start, end = spans[index]
